@@ -1,0 +1,1 @@
+"""Default configuration files (YAML), shipped as package data of `suite.configs`."""

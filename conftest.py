@@ -1,0 +1,35 @@
+"""Shared fixtures: the template plugin on the path, an isolated user cache, the real data when present."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent
+TEMPLATE = REPO / "examples" / "plugin-template"
+SHARED_DATA = (REPO / ".." / "shared" / "data").resolve()
+
+if str(TEMPLATE) not in sys.path:
+    sys.path.insert(0, str(TEMPLATE))
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test gets its own user cache and sees the template plugin; no test reaches the network."""
+    monkeypatch.setenv("SUITE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.setenv("SUITE_PLUGIN_MODULES", "template=suite_template.plugin")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(TEMPLATE), os.environ.get("PYTHONPATH", "")]))
+    monkeypatch.delenv("SUITE_DATA_DIR", raising=False)
+    monkeypatch.delenv("SUITE_DISABLED_PLUGINS", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """The real benchmark data beside the checkout (skips when it is absent)."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip("../shared/data is not present")
+    return SHARED_DATA

@@ -1,0 +1,96 @@
+"""Agents: what chooses each action. `direct` asks the model once per step; plugins add their own."""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from suite.errors import ConfigError
+from suite.records import Action, Observation, StepRecord, Task, Usage
+
+if TYPE_CHECKING:
+    from omegaconf import DictConfig
+    from suite.env import Env
+    from suite.plugins import PluginHost
+
+
+@dataclass
+class AgentTurn:
+    """One decision: the action, and (for model agents) the prompt, raw reply and usage."""
+
+    action: Action
+    reply: str | None = None
+    prompt: list[dict[str, Any]] | None = None
+    usage: Usage = field(default_factory=Usage)
+
+
+@dataclass
+class AgentContext:
+    """What an agent factory gets: the plugins, the benchmark, the run config and the model client."""
+
+    host: PluginHost
+    benchmark: str
+    config: DictConfig
+    model: Any = None
+
+
+class Agent(ABC):
+    """Chooses actions for one episode; a fresh agent is made per episode."""
+
+    async def begin(self, task: Task, env: Env) -> None:  # noqa: B027 - optional hook
+        """Called once after `env.reset()`; privileged agents may keep `env`."""
+
+    @abstractmethod
+    async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
+        """Choose the next action."""
+
+
+class DirectAgent(Agent):
+    """The default agent: the benchmark's prompt, one model call, the benchmark's parser."""
+
+    def __init__(self, ctx: AgentContext) -> None:
+        if ctx.model is None:
+            raise ConfigError("agent 'direct' needs a model: pass --model (a litellm model string)")
+        self.host = ctx.host
+        self.benchmark = ctx.benchmark
+        self.model = ctx.model
+        self.episode_id = ""
+
+    async def begin(self, task: Task, env: Env) -> None:
+        """Remember the episode (the model layer uses it to key replays)."""
+        self.episode_id = task.key
+
+    async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
+        """Prompt, call the model, parse."""
+        messages = self.host.call("build_prompt", self.benchmark, task=task, observation=observation, history=history)
+        reply = await self.model.complete(messages, episode=self.episode_id, step=len(history))
+        action = self.host.call("parse_action", self.benchmark, task=task, reply=reply.text)
+        usage = Usage(reply.prompt_tokens, reply.completion_tokens, reply.cost_usd, reply.cached, reply.latency_s)
+        return AgentTurn(action=action, reply=reply.text, prompt=messages, usage=usage)
+
+
+Policy = Callable[[Task, "Env", Observation, list[StepRecord]], Action]
+
+
+class PolicyAgent(Agent):
+    """An agent from a plain function of (task, env, observation, history): oracles and baselines."""
+
+    def __init__(self, policy: Policy, offload: bool = False) -> None:
+        self.policy = policy
+        self.offload = offload
+        self.env: Env | None = None
+
+    async def begin(self, task: Task, env: Env) -> None:
+        """Keep the environment: privileged policies read its hidden state."""
+        self.env = env
+
+    async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
+        """Ask the policy (in a worker thread when it is slow)."""
+        if self.offload:
+            action = await asyncio.to_thread(self.policy, task, self.env, observation, history)
+        else:
+            action = self.policy(task, self.env, observation, history)
+        return AgentTurn(action=action)

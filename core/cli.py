@@ -1,0 +1,126 @@
+"""The `suite` command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from suite.errors import SuiteError
+
+console = Console()
+err_console = Console(stderr=True)
+
+RUN_FLAGS = {
+    "plugins": "run.plugins", "model": "run.model", "agent": "run.agent", "limit": "run.limit",
+    "tasks": "run.tasks", "seed": "run.seed", "out": "run.out", "concurrency": "run.concurrency",
+    "max_cost": "run.max_cost", "executor": "run.executor", "ray_address": "ray.address",
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="suite", description="Run embodied-agent benchmarks against any model.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="run benchmarks and print the cross-benchmark table")
+    run.add_argument("--plugins", help="comma-separated plugins or benchmarks, e.g. omniear")
+    run.add_argument("--model", help="litellm model string, e.g. openai/gpt-4o")
+    run.add_argument("--agent", help="direct (default), oracle, or a plugin's agent")
+    run.add_argument("--limit", type=int, help="at most N tasks per benchmark (seeded sample)")
+    run.add_argument("--tasks", help="comma-separated task ids")
+    run.add_argument("--seed", type=int)
+    run.add_argument("--out", help="run folder to create (default runs/<timestamp>)")
+    run.add_argument("--resume", metavar="RUN", help="resume an interrupted run folder")
+    run.add_argument("--concurrency", type=int, help="episodes in flight at once")
+    run.add_argument("--max-cost", type=float, dest="max_cost", help="stop cleanly once this many USD are spent")
+    run.add_argument("--data-dir", dest="data_dir", help="data directory of the (single) selected benchmark")
+    run.add_argument("--executor", choices=["local", "ray"])
+    run.add_argument("--ray-address", dest="ray_address", help="Ray cluster address (`auto` joins a running one)")
+    run.add_argument("--no-report", action="store_true", help="do not print the report at the end")
+    run.add_argument(
+        "overrides", nargs="*", metavar="key=value", help="config overrides, e.g. omniear.observation_mode=global"
+    )
+
+    sub.add_parser("plugins", help="list installed plugins, their versions, benchmarks and hooks")
+
+    tasks = sub.add_parser("tasks", help="list a plugin's tasks")
+    tasks.add_argument("plugin")
+    tasks.add_argument("--data-dir", dest="data_dir")
+    tasks.add_argument("overrides", nargs="*", metavar="key=value")
+
+    val = sub.add_parser("validate", help="schema-check data, then prove every task solvable with the oracle")
+    val.add_argument("--plugins", required=True)
+    val.add_argument("--data-dir", dest="data_dir")
+    val.add_argument("--out", help="keep the oracle run here (default: a temporary folder)")
+    val.add_argument("overrides", nargs="*", metavar="key=value")
+
+    rep = sub.add_parser("report", help="render the cross-benchmark report of one or more runs")
+    rep.add_argument("runs", nargs="+", metavar="RUN")
+    rep.add_argument("--format", choices=["table", "md", "csv", "json"], default="table")
+
+    rpl = sub.add_parser("replay", help="re-run a run's episodes with its recorded replies; compare trajectories")
+    rpl.add_argument("run", metavar="RUN")
+    rpl.add_argument("--out", help="where to write the replayed run (default: a temporary folder)")
+
+    data = sub.add_parser("data", help="official data and generated packs")
+    data.add_argument("action", choices=["pull", "list", "where"])
+    data.add_argument("plugin", nargs="?")
+
+    conf = sub.add_parser("conformance", help="replay recorded reference traces through our simulator")
+    conf.add_argument("plugin")
+    conf.add_argument("--traces", required=True)
+    conf.add_argument("--data-dir", dest="data_dir", required=True)
+    conf.add_argument("--format", choices=["table", "json"], default="table")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `suite` command."""
+    args = _parser().parse_args(argv)
+    try:
+        from suite import commands
+
+        return int(getattr(commands, f"cmd_{args.command}")(args) or 0)
+    except SuiteError as exc:
+        err_console.print(f"error: {exc}", highlight=False, markup=False)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        err_console.print("interrupted", highlight=False)
+        return 130
+
+
+def print_table(title: str, columns: list[str], rows: list[list[Any]]) -> None:
+    """Print a simple rich table to stdout."""
+    table = Table(title=title, title_justify="left")
+    for col in columns:
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        table.add_row(*(str(c) for c in row))
+    console.print(table)
+
+
+def print_json(data: Any) -> None:
+    """Print JSON to stdout (for scripts)."""
+    sys.stdout.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+
+def run_async(coro: Any) -> Any:
+    """Run a coroutine to completion (Ctrl-C cancels it and raises KeyboardInterrupt)."""
+    return asyncio.run(coro)
+
+
+def existing_dir(path: str) -> Path:
+    """A path that must be an existing directory."""
+    p = Path(path)
+    if not p.is_dir():
+        raise SuiteError(f"{path}: no such directory")
+    return p
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,305 @@
+"""The `suite` subcommands (argument parsing lives in suite.cli)."""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from omegaconf import DictConfig, OmegaConf
+from suite import config as configmod
+from suite import datadirs, runner
+from suite.cli import RUN_FLAGS, console, err_console, existing_dir, print_json, print_table, run_async
+from suite.errors import ConfigError, PluginError, SuiteError
+from suite.plugins import PluginHost, build_host
+from suite.progress import RunProgress
+from suite.report import render, summarize
+from suite.runinfo import RunInfo
+from suite.store import CONFIG_NAME, RunStore
+
+EXIT_INTERRUPTED = 130
+EXIT_STOPPED = 3
+RUN_FLAGS_NO_OUT = {k: v for k, v in RUN_FLAGS.items() if k != "out"}
+
+
+def _split(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return [str(v) for v in value]
+
+
+def compose_config(host: PluginHost, args: argparse.Namespace, flags: dict[str, str]) -> DictConfig:
+    """Defaults, then `key=value` overrides, then flags; unknown keys fail with a suggestion."""
+    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    configmod.apply_overrides(cfg, list(getattr(args, "overrides", []) or []))
+    for attr, key in flags.items():
+        value = getattr(args, attr, None)
+        if value is not None:
+            configmod.set_value(cfg, key, _split(value) if attr == "plugins" else value)
+    return cfg
+
+
+def _apply_data_dir(cfg: DictConfig, benchmarks: list[str], data_dir: str | None) -> None:
+    if not data_dir:
+        return
+    if len(benchmarks) != 1:
+        raise ConfigError("--data-dir needs exactly one benchmark; use <benchmark>.data_dir=DIR for several")
+    OmegaConf.update(cfg, f"{benchmarks[0]}.data_dir", data_dir, force_add=True)
+
+
+def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> Any:
+    uses_model = any(host.registry.agent(str(cfg.run.agent), b).uses_model for b in benchmarks)
+    if not uses_model:
+        return None
+    if not cfg.run.model:
+        raise ConfigError(f"agent {cfg.run.agent!r} needs a model: pass --model (a litellm model string)")
+    from suite.models import client_from_config
+
+    return client_from_config(cfg)
+
+
+def start_session(
+    host: PluginHost, cfg: DictConfig, out: str | None, model: Any = None
+) -> tuple[runner.RunSession, list]:
+    """Create a new run folder and plan its episodes (`model` replaces the configured client, for replay)."""
+    benchmarks = runner.resolve_benchmarks(host, _split(cfg.run.plugins))
+    choices = runner.resolve_data(host, cfg, benchmarks)
+    tasks = runner.load_all_tasks(host, cfg, benchmarks)
+    model = model or _model_client(cfg, host, benchmarks)
+    root = runner.new_run_dir(out)
+    store = RunStore(root, create=True)
+    runner.save_config(cfg, root)
+    meta = runner.run_metadata(host, cfg, benchmarks, choices)
+    store.set_meta(**meta, created_at=time.time(), status="running")
+    store.add_episodes((t.key, t.benchmark, t.id) for t in tasks)
+    info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)
+    labels = {b: c.label for b, c in choices.items()}
+    return runner.RunSession(host, cfg, store, info, labels, model=model), tasks
+
+
+def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tuple[runner.RunSession, list]:
+    """Reopen a run folder and plan only its unfinished episodes."""
+    store = RunStore(root)
+    cfg = configmod.load_saved(root / CONFIG_NAME)
+    configmod.apply_overrides(cfg, list(args.overrides or []))
+    if args.concurrency:
+        cfg.run.concurrency = args.concurrency
+    if args.max_cost is not None:
+        cfg.run.max_cost = args.max_cost
+    meta = store.meta()
+    benchmarks = list(meta["benchmarks"])
+    todo = set(store.unfinished())
+    tasks = [t for t in runner.load_all_tasks(host, cfg, benchmarks) if t.key in todo]
+    missing = todo - {t.key for t in tasks}
+    if missing:
+        raise SuiteError(f"{len(missing)} unfinished episodes of {root} are no longer in the data, e.g. {min(missing)}")
+    model = _model_client(cfg, host, benchmarks)
+    store.set_meta(status="running", resumed_at=time.time())
+    info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)
+    labels = {b: f"{d['kind']}:{d['path']}" for b, d in meta.get("data", {}).items()}
+    return runner.RunSession(host, cfg, store, info, labels, model=model), tasks
+
+
+def execute_session(session: runner.RunSession, tasks: list) -> str:
+    """Run the planned episodes with a progress display; returns the run status."""
+    done = session.store.counts().get("done", 0)
+    with RunProgress(total=len(tasks), console=err_console) as progress:
+        session.progress = progress
+        progress.note(f"run {session.store.root}: {len(tasks)} episodes to run ({done} already finished)")
+        try:
+            status = run_async(runner.execute(session, tasks))
+        except KeyboardInterrupt:
+            status = "interrupted"
+    return status
+
+
+def _finish(session: runner.RunSession, status: str, show_report: bool) -> int:
+    root = session.store.root
+    session.store.close()
+    if status == "interrupted":
+        err_console.print(f"interrupted: finished episodes are stored; resume with `suite run --resume {root}`")
+        return EXIT_INTERRUPTED
+    if show_report:
+        cfg = session.cfg.report
+        render(summarize(session.host, [root], cfg.bootstrap, cfg.confidence, cfg.seed), "table", console)
+    if status == "stopped":
+        err_console.print(f"stopped: the cost budget was reached; resume with `suite run --resume {root} --max-cost N`")
+        return EXIT_STOPPED
+    err_console.print(f"run folder: {root}", highlight=False)
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """`suite run`: run benchmarks (or resume a run) and print the table."""
+    host = build_host()
+    if args.resume:
+        session, tasks = resume_session(host, existing_dir(args.resume), args)
+    else:
+        cfg = compose_config(host, args, RUN_FLAGS_NO_OUT)
+        _apply_data_dir(cfg, runner.resolve_benchmarks(host, _split(cfg.run.plugins)), args.data_dir)
+        session, tasks = start_session(host, cfg, args.out)
+    status = execute_session(session, tasks)
+    return _finish(session, status, not args.no_report)
+
+
+def cmd_plugins(args: argparse.Namespace) -> int:
+    """`suite plugins`: installed plugins."""
+    host = build_host()
+    rows = [[i.name, i.version, ", ".join(i.benchmarks) or "-", ", ".join(i.hooks)] for i in host.plugin_info()]
+    print_table("Installed plugins", ["plugin", "version", "benchmarks", "hooks"], rows)
+    return 0
+
+
+def _planning_config(host: PluginHost, args: argparse.Namespace, plugins: list[str]) -> tuple[DictConfig, list[str]]:
+    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    configmod.apply_overrides(cfg, list(args.overrides or []))
+    benchmarks = runner.resolve_benchmarks(host, plugins)
+    _apply_data_dir(cfg, benchmarks, args.data_dir)
+    return cfg, benchmarks
+
+
+def cmd_tasks(args: argparse.Namespace) -> int:
+    """`suite tasks PLUGIN`: the tasks a plugin would run."""
+    host = build_host()
+    cfg, benchmarks = _planning_config(host, args, [args.plugin])
+    choices = runner.resolve_data(host, cfg, benchmarks)
+    tasks = runner.load_all_tasks(host, cfg, benchmarks)
+    rows = [[t.benchmark, t.id, t.category or "-", t.max_steps or "-"] for t in tasks]
+    print_table(f"{len(tasks)} tasks", ["benchmark", "task", "category", "max steps"], rows)
+    for bench, choice in choices.items():
+        err_console.print(f"{bench}: {choice.kind} data at {choice.path}", highlight=False)
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """`suite validate`: schema-check every task file, then run the oracle on every task."""
+    host = build_host()
+    cfg, benchmarks = _planning_config(host, args, _split(args.plugins))
+    OmegaConf.update(cfg, "run.agent", "oracle")
+    OmegaConf.update(cfg, "run.plugins", benchmarks)
+    for bench in benchmarks:
+        host.registry.agent("oracle", bench)
+    out = args.out or str(Path(tempfile.mkdtemp(prefix="suite-validate-")) / "run")
+    session, tasks = start_session(host, cfg, out)
+    err_console.print(f"schema check passed: {len(tasks)} tasks in {', '.join(benchmarks)}", highlight=False)
+    status = execute_session(session, tasks)
+    records = session.store.records()
+    session.store.close()
+    if status != "complete":
+        return EXIT_INTERRUPTED
+    ok = True
+    rows = []
+    for bench in benchmarks:
+        mine = [r for r in records if r["benchmark"] == bench]
+        solved = sum(r["outcome"] == "success" for r in mine)
+        rows.append([bench, f"{solved}/{len(mine)}", f"{100 * solved / max(1, len(mine)):.1f}%"])
+        ok &= solved == len(mine)
+        for r in mine:
+            if r["outcome"] != "success":
+                err_console.print(f"unsolved {r['episode_id']}: {r['outcome']}: {r['failure_reason']}", highlight=False)
+    print_table("Oracle validation", ["benchmark", "solved", "rate"], rows)
+    err_console.print(f"oracle run folder: {out}", highlight=False)
+    return 0 if ok else 1
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """`suite report RUN...`: the cross-benchmark report."""
+    roots = [existing_dir(r) for r in args.runs]
+    cfg = configmod.load_saved(roots[0] / CONFIG_NAME).report
+    summary = summarize(_host_or_none(), roots, cfg.bootstrap, cfg.confidence, cfg.seed)
+    if args.format == "table":
+        render(summary, "table", console)
+    else:
+        console.file.write(render(summary, args.format))
+    return 0
+
+
+def _host_or_none() -> PluginHost | None:
+    try:
+        return build_host()
+    except PluginError as exc:
+        err_console.print(f"warning: {exc}; the report shows outcomes only", highlight=False)
+        return None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """`suite replay RUN`: re-run every episode with the recorded replies; exit 1 on any difference."""
+    from suite.replay import replay_run
+
+    identical, total, diffs = replay_run(existing_dir(args.run), args.out)
+    for diff in diffs[:20]:
+        err_console.print(f"differs: {diff}", highlight=False, markup=False)
+    console.print(f"{identical}/{total} trajectories identical", highlight=False)
+    return 0 if identical == total else 1
+
+
+def cmd_data(args: argparse.Namespace) -> int:
+    """`suite data pull|list|where PLUGIN`."""
+    host = build_host()
+    sources = host.registry.data_sources
+    names = runner.resolve_benchmarks(host, [args.plugin]) if args.plugin else sorted(sources)
+    if args.action == "pull":
+        if not args.plugin:
+            raise ConfigError("suite data pull needs a plugin name")
+        from suite.pull import pull
+
+        for bench in names:
+            pull(sources[bench], datadirs.official_cache_dir(bench), err_console)
+        return 0
+    rows = []
+    for bench in names:
+        if bench not in sources:
+            rows.append([bench, "-", "no data source declared", "-"])
+            continue
+        src = sources[bench]
+        cached = datadirs.official_cache_dir(bench)
+        try:
+            choice = datadirs.choose(src, None)
+            active = f"{choice.kind} ({choice.origin}): {choice.path}"
+        except SuiteError as exc:
+            active = str(exc)
+        pulled = str(cached) if cached.is_dir() else "not pulled"
+        rows.append([bench, src.official, pulled, f"{src.pack_label} at {src.pack_dir}" if src.pack_dir else "-",
+                     active])
+    if args.action == "where":
+        for row in rows:
+            console.print(row[-1], highlight=False)
+        return 0
+    print_table("Data", ["benchmark", "official data", "pulled", "generated pack (offline default)", "in use"], rows)
+    return 0
+
+
+def cmd_conformance(args: argparse.Namespace) -> int:
+    """`suite conformance PLUGIN --traces F --data-dir D`: agreement with a reference simulator."""
+    host = build_host()
+    benches = runner.resolve_benchmarks(host, [args.plugin])
+    checkers = [(b, host.registry.conformance[b]) for b in benches if b in host.registry.conformance]
+    if not checkers:
+        raise PluginError(f"plugin {args.plugin!r} registers no conformance checker")
+    full = True
+    for bench, checker in checkers:
+        result = checker(traces=Path(args.traces), data_dir=existing_dir(args.data_dir))
+        fields = [k for k, v in result.items() if isinstance(v, dict) and set(v) == {"agree", "total"}]
+        full &= all(result[f]["agree"] == result[f]["total"] for f in fields)
+        if args.format == "json":
+            print_json(result)
+            continue
+        rows = [[f, result[f]["agree"], result[f]["total"], _percent(result[f])] for f in fields]
+        print_table(f"{bench}: {result['trajectories']} trajectories, {result['steps']} steps",
+                    ["field", "agree", "total", "agreement"], rows)
+        for cat, per in sorted(result.get("per_category", {}).items()):
+            cells = [f"{per[f]['agree']}/{per[f]['total']}" for f in fields if f in per]
+            console.print(f"  {cat}: " + "  ".join(f"{f}={c}" for f, c in zip(fields, cells, strict=False)))
+        for mm in result.get("mismatches", [])[:20]:
+            console.print(f"  mismatch: {mm}", highlight=False, markup=False)
+    return 0 if full else 1
+
+
+
+
+def _percent(counts: dict[str, int]) -> str:
+    return f"{100 * counts['agree'] / max(1, counts['total']):.2f}%"

@@ -1,0 +1,74 @@
+"""Which data a benchmark runs on: --data-dir, SUITE_DATA_DIR, pulled official data, or the generated pack."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from suite.errors import DataError
+from suite.registry import DataSource
+
+DATA_ENV = "SUITE_DATA_DIR"
+CACHE_ENV = "SUITE_CACHE_DIR"
+
+
+def cache_root() -> Path:
+    """The user cache of embodied-suite: $SUITE_CACHE_DIR, else ~/.cache/embodied-suite."""
+    env = os.environ.get(CACHE_ENV)
+    return Path(env) if env else Path.home() / ".cache" / "embodied-suite"
+
+
+def official_cache_dir(benchmark: str) -> Path:
+    """Where `suite data pull` puts a benchmark's official data."""
+    return cache_root() / "data" / benchmark
+
+
+@dataclass
+class DataChoice:
+    """The data a benchmark will run on, and how it was chosen."""
+
+    path: Path
+    kind: str  # "official" or "generated"
+    origin: str  # "--data-dir", "SUITE_DATA_DIR", "cache", "pack"
+
+    @property
+    def label(self) -> str:
+        """How run metadata and reports name this data."""
+        return f"{self.kind}:{self.path}"
+
+
+def choose(source: DataSource, configured: str | None) -> DataChoice:
+    """Pick a benchmark's data: configured dir, then SUITE_DATA_DIR/<benchmark>, the pulled cache, the pack."""
+    if configured:
+        path = Path(configured).expanduser()
+        if not path.is_dir():
+            raise DataError(path, "/", f"a data directory for {source.benchmark} (it does not exist)")
+        return DataChoice(path.resolve(), _kind(source, path), "--data-dir")
+    env = os.environ.get(DATA_ENV)
+    if env and (Path(env) / source.benchmark).is_dir():
+        path = (Path(env) / source.benchmark).resolve()
+        return DataChoice(path, _kind(source, path), DATA_ENV)
+    cached = official_cache_dir(source.benchmark)
+    if cached.is_dir() and (source.is_data_dir is None or source.is_data_dir(cached)):
+        return DataChoice(cached, "official", "cache")
+    if source.pack_dir is None:
+        raise DataError(cached, "/", f"data for {source.benchmark}: run `suite data pull {source.benchmark}` "
+                        "or pass --data-dir")
+    return DataChoice(source.pack_dir, "generated", "pack")
+
+
+def _kind(source: DataSource, path: Path) -> str:
+    pack = source.pack_dir.resolve() if source.pack_dir else None
+    return "generated" if pack is not None and path.resolve() == pack else "official"
+
+
+def tree_hash(root: Path) -> str:
+    """A sha256 over every file's relative path and bytes under `root` (sorted), for run metadata."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()

@@ -1,0 +1,1 @@
+"""Executors run a run's episodes: `local` (one process, asyncio) and `ray` (simulators as actors)."""

@@ -1,0 +1,171 @@
+"""The one episode loop shared by every benchmark, agent and executor."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from suite.agents import Agent
+from suite.errors import BudgetExceeded, ModelError
+from suite.records import (
+    INFRA_OUTCOMES,
+    Observation,
+    Settlement,
+    StepRecord,
+    StepResult,
+    Task,
+    Trajectory,
+    prompt_hash,
+)
+
+#: Where a blocking call (simulator step, settle) runs; the local executor uses a worker thread.
+Offload = Callable[..., Any]
+
+
+class EpisodeTimeout(Exception):
+    """The episode ran past its wall-clock limit."""
+
+
+@dataclass
+class EpisodeResult:
+    """A finished episode: its trajectory and its settlement (outcome already adjusted for infra ends)."""
+
+    trajectory: Trajectory
+    settlement: Settlement
+    duration_s: float
+
+
+class TraceSink:
+    """Receives an episode's events as they happen (the local executor writes them to the trace file)."""
+
+    def start(self, task: Task, observation: Observation) -> None:
+        """The episode was reset."""
+
+    def step(self, record: StepRecord, observation: Observation) -> None:
+        """A step finished."""
+
+    def end(self, result: EpisodeResult) -> None:
+        """The episode was settled."""
+
+
+def _strip_images(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The prompt as stored in a trace: image data replaced by a short marker."""
+    out = []
+    for msg in messages:
+        content = msg.get("content")
+        if isinstance(content, list):
+            parts = []
+            for part in content:
+                if part.get("type") == "image_url":
+                    url = part.get("image_url", {}).get("url", "")
+                    parts.append({"type": "image_url", "image_url": {"url": url[:32] + "..."}})
+                else:
+                    parts.append(part)
+            msg = {**msg, "content": parts}
+        out.append(msg)
+    return out
+
+
+async def _blocking(fn: Callable[..., Any], *args: Any, deadline: float | None, **kwargs: Any) -> Any:
+    call = asyncio.to_thread(fn, *args, **kwargs)
+    if deadline is None:
+        return await call
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise EpisodeTimeout
+    try:
+        return await asyncio.wait_for(call, remaining)
+    except TimeoutError:
+        raise EpisodeTimeout from None
+
+
+async def run_episode(
+    host: Any,
+    task: Task,
+    agent: Agent,
+    config: Any,
+    sink: TraceSink,
+    timeout_s: float | None = None,
+) -> EpisodeResult:
+    """Run one episode to its end and settle it; infra failures end it with their own reason.
+
+    `BudgetExceeded` propagates: the episode is left unfinished so that `--resume` can run it later.
+    """
+    started = time.monotonic()
+    deadline = started + timeout_s if timeout_s else None
+    bench = task.benchmark
+    traj = Trajectory(task=task)
+    env = None
+    try:
+        env = await _blocking(host.call, "make_env", bench, task=task, config=config, deadline=deadline)
+        obs = await _blocking(env.reset, deadline=deadline)
+        traj.initial = obs
+        sink.start(task, obs)
+        await agent.begin(task, env)
+        limit = task.max_steps or 10**9
+        traj.end_reason = "max_steps"
+        while len(traj.steps) < limit:
+            t0 = time.monotonic()
+            turn = await agent.act(task, obs, traj.steps)
+            t1 = time.monotonic()
+            if turn.action.ok:
+                result: StepResult = await _blocking(env.step, turn.action.value, deadline=deadline)
+            else:
+                result = StepResult(observation=obs, feedback=f"parse failure: {turn.action.parse_error}")
+            t2 = time.monotonic()
+            record = StepRecord(
+                index=len(traj.steps),
+                action=turn.action,
+                reply=turn.reply,
+                prompt_hash=prompt_hash(turn.prompt) if turn.prompt else None,
+                prompt=_strip_images(turn.prompt) if turn.prompt else None,
+                feedback=result.feedback,
+                done=result.done,
+                info=result.info,
+                usage=turn.usage,
+                agent_s=t1 - t0,
+                env_s=t2 - t1,
+            )
+            traj.steps.append(record)
+            obs = result.observation
+            sink.step(record, obs)
+            if result.done:
+                traj.end_reason = "done"
+                break
+            if deadline is not None and time.monotonic() > deadline:
+                raise EpisodeTimeout
+    except BudgetExceeded:
+        raise
+    except ModelError as exc:
+        traj.end_reason, traj.error = "model_error", str(exc)
+    except EpisodeTimeout:
+        traj.end_reason, traj.error = "timeout", f"episode exceeded {timeout_s} s"
+    except Exception as exc:  # a simulator or plugin fault is an env_error, never an agent failure
+        traj.end_reason, traj.error = "env_error", f"{type(exc).__name__}: {exc}"
+    settlement = await _settle(host, task, traj, env)
+    if env is not None:
+        try:
+            await asyncio.to_thread(env.close)
+        except Exception:  # noqa: BLE001 - closing must not lose the finished episode
+            pass
+    result = EpisodeResult(traj, settlement, time.monotonic() - started)
+    sink.end(result)
+    return result
+
+
+async def _settle(host: Any, task: Task, traj: Trajectory, env: Any) -> Settlement:
+    if env is None:
+        return Settlement(outcome=traj.end_reason, failure_reason=traj.error)
+    try:
+        settlement = await asyncio.to_thread(
+            host.call, "settle", task.benchmark, task=task, trajectory=traj, env=env
+        )
+    except Exception as exc:  # noqa: BLE001
+        return Settlement(outcome="env_error", failure_reason=f"settle failed: {type(exc).__name__}: {exc}")
+    if traj.end_reason in INFRA_OUTCOMES and settlement.outcome != "success":
+        settlement.outcome = traj.end_reason
+        settlement.failure_reason = traj.error
+    return settlement

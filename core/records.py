@@ -1,0 +1,180 @@
+"""The records that flow through an episode: tasks, observations, actions, steps and results."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+#: The failure taxonomy every plugin reports in (DESIGN.md); infra outcomes are never agent failures.
+OUTCOMES = ("success", "agent_failure", "parse_failure", "budget_exhausted", "model_error", "env_error", "timeout")
+INFRA_OUTCOMES = ("model_error", "env_error", "timeout")
+
+
+@dataclass
+class Task:
+    """One episode's specification, as a plugin loaded and validated it."""
+
+    benchmark: str
+    id: str
+    data: dict[str, Any]
+    category: str | None = None
+    max_steps: int | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """The episode key of this task: unique within a run."""
+        return f"{self.benchmark}/{self.id}"
+
+
+@dataclass
+class Image:
+    """An image in an observation: PNG bytes in memory, a path once stored."""
+
+    png: bytes | None = None
+    path: str | None = None
+    label: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The trace form: images are stored by reference, never inline."""
+        return {"path": self.path, "label": self.label}
+
+
+@dataclass
+class Observation:
+    """What the agent perceives: text, images, and structured data a plugin may use in its prompt."""
+
+    text: str = ""
+    images: list[Image] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Action:
+    """A parsed action, or a parse failure with its reason (parsing never raises)."""
+
+    value: Any = None
+    text: str = ""
+    parse_error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the reply parsed into an executable action."""
+        return self.parse_error is None
+
+    @classmethod
+    def failure(cls, reason: str, text: str = "") -> Action:
+        """A parse failure: recorded as a step with its reason, never executed."""
+        return cls(value=None, text=text, parse_error=reason)
+
+
+@dataclass
+class StepResult:
+    """What the environment returns for one action."""
+
+    observation: Observation
+    feedback: str = ""
+    done: bool = False
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Usage:
+    """Tokens, dollars and time spent on one model call (zeros for agents without a model)."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    cached: bool = False
+    latency_s: float = 0.0
+
+
+@dataclass
+class StepRecord:
+    """One step of a trajectory, as appended to the episode's trace."""
+
+    index: int
+    action: Action
+    reply: str | None = None
+    prompt_hash: str | None = None
+    prompt: list[dict[str, Any]] | None = None
+    feedback: str = ""
+    done: bool = False
+    info: dict[str, Any] = field(default_factory=dict)
+    usage: Usage = field(default_factory=Usage)
+    agent_s: float = 0.0
+    env_s: float = 0.0
+    images: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form written to the trace file."""
+        data = asdict(self)
+        data["type"] = "step"
+        return data
+
+
+@dataclass
+class Trajectory:
+    """Everything that happened in one episode, in order."""
+
+    task: Task
+    initial: Observation | None = None
+    steps: list[StepRecord] = field(default_factory=list)
+    end_reason: str = "running"
+    error: str | None = None
+
+    @property
+    def actions(self) -> list[Action]:
+        """The actions of every step, parse failures included."""
+        return [s.action for s in self.steps]
+
+
+@dataclass
+class Settlement:
+    """A plugin's verdict on an episode: outcome, its own failure category, and metrics."""
+
+    outcome: str
+    metrics: dict[str, Any] = field(default_factory=dict)
+    failure_reason: str | None = None
+    category: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"outcome {self.outcome!r} is not one of {', '.join(OUTCOMES)}")
+
+
+@dataclass
+class EpisodeRecord:
+    """The stored result of one finished episode (schema: core/schemas/episode_record.schema.json)."""
+
+    episode_id: str
+    benchmark: str
+    task_id: str
+    task_category: str | None
+    agent: str
+    model: str | None
+    seed: int
+    outcome: str
+    failure_category: str | None
+    failure_reason: str | None
+    metrics: dict[str, Any]
+    steps: int
+    end_reason: str
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float
+    duration_s: float
+    trace: str
+    data_source: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form stored in the run database."""
+        return asdict(self)
+
+
+def prompt_hash(messages: list[dict[str, Any]]) -> str:
+    """A stable short hash of a chat prompt."""
+    blob = json.dumps(messages, sort_keys=True, ensure_ascii=False, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]

@@ -1,0 +1,116 @@
+"""What plugins declare through the `register` hook: benchmarks, agents, backends, data sources."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from suite.errors import PluginError
+
+if TYPE_CHECKING:
+    from suite.agents import Agent, AgentContext
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A headline metric of a benchmark: the per-episode `metrics[name]` averaged over episodes."""
+
+    name: str
+    label: str
+    percent: bool = True
+    higher_is_better: bool = True
+
+
+@dataclass
+class DetailTable:
+    """A per-benchmark table a plugin renders from its episode records (report detail view)."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[Any]]
+
+
+@dataclass
+class BenchmarkSpec:
+    """A benchmark as declared by its plugin."""
+
+    name: str
+    description: str
+    headline: Sequence[Metric]
+    plugin: str = ""
+    detail_tables: Callable[[list[dict[str, Any]]], list[DetailTable]] | None = None
+    resources: dict[str, float] = field(default_factory=lambda: {"num_cpus": 1})
+
+
+@dataclass
+class AgentSpec:
+    """An agent: `direct` (model per step), a privileged oracle, a baseline, a reference agent..."""
+
+    name: str
+    factory: Callable[[AgentContext], Agent]
+    description: str
+    uses_model: bool = False
+    benchmarks: tuple[str, ...] | None = None
+    plugin: str = ""
+
+
+@dataclass
+class DataSource:
+    """Where a benchmark's data comes from: the official release (pullable) and the generated pack."""
+
+    benchmark: str
+    official: str
+    pack_dir: Path | None = None
+    pack_label: str = ""
+    pull: Callable[[Path, Any], None] | None = None
+    is_data_dir: Callable[[Path], bool] | None = None
+    plugin: str = ""
+
+
+@dataclass
+class Registry:
+    """Collects declarations while plugins register; looked up by the core afterwards."""
+
+    benchmarks: dict[str, BenchmarkSpec] = field(default_factory=dict)
+    agents: dict[tuple[str, str | None], AgentSpec] = field(default_factory=dict)
+    env_backends: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    data_sources: dict[str, DataSource] = field(default_factory=dict)
+    conformance: dict[str, Callable[..., dict[str, Any]]] = field(default_factory=dict)
+    current_plugin: str = ""
+
+    def add_benchmark(self, spec: BenchmarkSpec) -> None:
+        """Declare a benchmark owned by the registering plugin."""
+        if spec.name in self.benchmarks:
+            owner = self.benchmarks[spec.name].plugin
+            raise PluginError(f"benchmark {spec.name!r} is declared by both {owner!r} and {self.current_plugin!r}")
+        spec.plugin = self.current_plugin
+        self.benchmarks[spec.name] = spec
+
+    def add_agent(self, spec: AgentSpec) -> None:
+        """Declare an agent, for every benchmark or only for `spec.benchmarks`."""
+        spec.plugin = self.current_plugin
+        for bench in spec.benchmarks or (None,):
+            self.agents[(spec.name, bench)] = spec
+
+    def add_env_backend(self, name: str, factory: Callable[..., Any]) -> None:
+        """Declare a simulator backend that benchmark plugins may select with `env.backend`."""
+        self.env_backends[name] = factory
+
+    def add_data_source(self, source: DataSource) -> None:
+        """Declare where a benchmark's official data and generated pack live."""
+        source.plugin = self.current_plugin
+        self.data_sources[source.benchmark] = source
+
+    def add_conformance(self, benchmark: str, checker: Callable[..., dict[str, Any]]) -> None:
+        """Declare a conformance checker: `checker(traces=Path, data_dir=Path) -> dict` (see docs)."""
+        self.conformance[benchmark] = checker
+
+    def agent(self, name: str, benchmark: str) -> AgentSpec:
+        """The agent `name` for `benchmark`: a benchmark-specific one first, else a general one."""
+        spec = self.agents.get((name, benchmark)) or self.agents.get((name, None))
+        if spec is None:
+            known = sorted({n for (n, b) in self.agents if b in (None, benchmark)})
+            raise PluginError(f"no agent {name!r} for benchmark {benchmark!r}; available: {', '.join(known)}")
+        return spec

@@ -1,0 +1,120 @@
+"""Render a report summary as a rich table, Markdown, CSV or JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from suite.records import OUTCOMES
+
+
+def _fmt(m: dict[str, Any]) -> str:
+    if m["mean"] is None:
+        return "-"
+    scale = 100 if m["percent"] else 1
+    return f"{m['mean'] * scale:.1f} [{m['ci_low'] * scale:.1f}, {m['ci_high'] * scale:.1f}]"
+
+
+def _headline_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    benches = sorted({b for row in summary["rows"] for b in row["benchmarks"]})
+    columns = ["model", "agent"]
+    metric_names: dict[str, list[tuple[str, str]]] = {}
+    for bench in benches:
+        names: dict[str, str] = {}
+        for row in summary["rows"]:
+            for name, m in row["benchmarks"].get(bench, {}).get("metrics", {}).items():
+                names.setdefault(name, m["label"])
+        metric_names[bench] = list(names.items())
+        columns += [f"{bench} {label}" for _, label in metric_names[bench]] + [f"{bench} n", f"{bench} infra"]
+    rows = []
+    for row in summary["rows"]:
+        cells = [row["model"] or "-", row["agent"]]
+        for bench in benches:
+            group = row["benchmarks"].get(bench)
+            if group is None:
+                cells += ["-"] * (len(metric_names[bench]) + 2)
+                continue
+            cells += [_fmt(group["metrics"][n]) if n in group["metrics"] else "-" for n, _ in metric_names[bench]]
+            n = str(group["episodes"]) + (f" (+{group['unfinished']} unfinished)" if group["unfinished"] else "")
+            cells += [n, str(group["infra_failures"])]
+        rows.append(cells)
+    return columns, rows
+
+
+def _outcome_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    columns = ["model", "agent", "benchmark", *OUTCOMES]
+    rows = []
+    for row in summary["rows"]:
+        for bench, group in sorted(row["benchmarks"].items()):
+            rows.append([row["model"] or "-", row["agent"], bench, *(str(group["outcomes"][o]) for o in OUTCOMES)])
+    return columns, rows
+
+
+def _data_note(summary: dict[str, Any]) -> list[str]:
+    notes = []
+    for run in summary["runs"]:
+        for bench, data in sorted(run.get("data", {}).items()):
+            kind = "GENERATED pack (not the official data)" if data.get("kind") == "generated" else "official data"
+            notes.append(f"{bench}: {kind} at {data.get('path')}")
+    return sorted(set(notes))
+
+
+def _tables(summary: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+    conf = int(round(summary["confidence"] * 100))
+    tables = [(f"Headline metrics (mean [{conf}% bootstrap CI]; infra failures excluded)", *_headline_rows(summary)),
+              ("Outcomes (failure taxonomy)", *_outcome_rows(summary))]
+    for bench, details in summary["details"].items():
+        for t in details:
+            tables.append((f"{bench}: {t['title']}", t["columns"], [[_cell(c) for c in r] for r in t["rows"]]))
+    return tables
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.1f}"
+    return "-" if value is None else str(value)
+
+
+def render(summary: dict[str, Any], fmt: str = "table", console: Console | None = None) -> str:
+    """Render the summary; `table` prints through rich and returns the plain text."""
+    if fmt == "json":
+        return json.dumps(summary, indent=2, sort_keys=True)
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out)
+        columns, rows = _headline_rows(summary)
+        writer.writerow(columns)
+        writer.writerows(rows)
+        return out.getvalue()
+    if fmt == "md":
+        parts = []
+        for title, columns, rows in _tables(summary):
+            parts.append(f"### {title}\n")
+            parts.append("| " + " | ".join(columns) + " |")
+            parts.append("|" + "---|" * len(columns))
+            parts += ["| " + " | ".join(r) + " |" for r in rows]
+            parts.append("")
+        parts += [f"- {n}" for n in _data_note(summary)]
+        return "\n".join(parts) + "\n"
+    if fmt != "table":
+        raise ValueError(f"unknown report format {fmt!r}")
+    renderables: list[Any] = []
+    for title, columns, rows in _tables(summary):
+        table = Table(title=title, title_justify="left")
+        for col in columns:
+            table.add_column(col, overflow="fold")
+        for r in rows:
+            table.add_row(*r)
+        renderables.append(table)
+    renderables += [f"data: {note}" for note in _data_note(summary)]
+    if console is not None:
+        for item in renderables:
+            console.print(item, highlight=False)
+    plain = Console(file=io.StringIO(), width=160, color_system=None)
+    for item in renderables:
+        plain.print(item, highlight=False)
+    return plain.file.getvalue()

@@ -1,0 +1,24 @@
+"""Bootstrap confidence intervals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def bootstrap_ci(values: Sequence[float], resamples: int = 1000, confidence: float = 0.95,
+                 seed: int = 0) -> tuple[float, float, float]:
+    """Mean and percentile-bootstrap confidence interval of `values` (NaNs when empty)."""
+    data = np.asarray(values, dtype=float)
+    if data.size == 0:
+        return float("nan"), float("nan"), float("nan")
+    mean = float(data.mean())
+    if data.size == 1 or resamples <= 0:
+        return mean, mean, mean
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, data.size, size=(resamples, data.size))
+    means = data[idx].mean(axis=1)
+    alpha = (1 - confidence) / 2
+    low, high = np.quantile(means, [alpha, 1 - alpha])
+    return mean, float(low), float(high)

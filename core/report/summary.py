@@ -1,0 +1,93 @@
+"""Summarize finished episodes per (model, agent) and benchmark: headline metrics with CIs, outcomes."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from suite.plugins import PluginHost
+from suite.records import INFRA_OUTCOMES, OUTCOMES
+from suite.report.stats import bootstrap_ci
+from suite.store import RunStore
+
+REPORT_FORMAT = "embodied-suite.report/1"
+
+
+def _metric_values(records: list[dict[str, Any]], name: str) -> list[float]:
+    values = []
+    for rec in records:
+        if rec["outcome"] in INFRA_OUTCOMES:
+            continue
+        value = rec["metrics"].get(name)
+        if isinstance(value, bool):
+            value = float(value)
+        if isinstance(value, int | float):
+            values.append(float(value))
+    return values
+
+
+def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[str, Any]], unfinished: int,
+                        resamples: int, confidence: float, seed: int) -> dict[str, Any]:
+    """One benchmark's column group: headline metrics with CIs, outcome counts, data sources."""
+    spec = host.registry.benchmarks.get(bench) if host else None
+    outcomes = dict.fromkeys(OUTCOMES, 0)
+    for rec in records:
+        outcomes[rec["outcome"]] += 1
+    metrics = {}
+    for metric in spec.headline if spec else []:
+        values = _metric_values(records, metric.name)
+        mean, low, high = bootstrap_ci(values, resamples, confidence, seed)
+        metrics[metric.name] = {
+            "label": metric.label, "percent": metric.percent, "n": len(values),
+            "mean": _num(mean), "ci_low": _num(low), "ci_high": _num(high),
+        }
+    return {
+        "episodes": len(records),
+        "unfinished": unfinished,
+        "data_sources": sorted({r["data_source"] for r in records}),
+        "metrics": metrics,
+        "outcomes": outcomes,
+        "infra_failures": sum(outcomes[o] for o in INFRA_OUTCOMES),
+        "cost_usd": round(sum(r["cost_usd"] for r in records), 6),
+        "tokens": sum(r["prompt_tokens"] + r["completion_tokens"] for r in records),
+    }
+
+
+def _num(x: float) -> float | None:
+    return None if x != x else round(x, 6)
+
+
+def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 1000, confidence: float = 0.95,
+              seed: int = 0) -> dict[str, Any]:
+    """The whole report as a JSON-ready dict (format `embodied-suite.report/1`, see docs/report.md)."""
+    groups: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    unfinished: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    runs, all_records = [], defaultdict(list)
+    for run_dir in run_dirs:
+        store = RunStore(run_dir)
+        meta = store.meta()
+        key = (str(meta.get("model")), str(meta.get("agent")))
+        for rec in store.records():
+            groups[key][rec["benchmark"]].append(rec)
+            all_records[rec["benchmark"]].append(rec)
+        for row in store.db.execute("SELECT benchmark, COUNT(*) FROM episodes WHERE status!='done' GROUP BY 1"):
+            unfinished[key][row[0]] += row[1]
+        runs.append({"path": str(run_dir), "model": meta.get("model"), "agent": meta.get("agent"),
+                     "status": meta.get("status"), "data": meta.get("data", {}), "counts": store.counts()})
+        store.close()
+    rows = []
+    for (model, agent), benches in groups.items():
+        names = sorted(set(benches) | set(unfinished[(model, agent)]))
+        rows.append({
+            "model": None if model == "None" else model,
+            "agent": agent,
+            "benchmarks": {b: summarize_benchmark(host, b, benches.get(b, []), unfinished[(model, agent)][b],
+                                                  resamples, confidence, seed) for b in names},
+        })
+    details = {}
+    for bench, records in sorted(all_records.items()):
+        spec = host.registry.benchmarks.get(bench) if host else None
+        if spec and spec.detail_tables:
+            details[bench] = [vars(t) for t in spec.detail_tables(records)]
+    return {"format": REPORT_FORMAT, "confidence": confidence, "runs": runs, "rows": rows, "details": details}

@@ -1,0 +1,260 @@
+"""A run from start to end: plan the episodes, execute them, store every record, resume after a crash."""
+
+from __future__ import annotations
+
+import platform
+import random
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import suite
+from omegaconf import DictConfig, OmegaConf
+from suite import config as configmod
+from suite import datadirs
+from suite.agents import Agent, AgentContext
+from suite.errors import BudgetExceeded, ConfigError, SuiteError
+from suite.loop import EpisodeResult, TraceSink, run_episode
+from suite.plugins import PluginHost
+from suite.progress import RunProgress
+from suite.records import EpisodeRecord, Observation, StepRecord, Task
+from suite.runinfo import RunInfo
+from suite.store import CONFIG_NAME, RunStore, TraceWriter
+
+
+class FileSink(TraceSink):
+    """Writes an episode's events to its trace file as they happen."""
+
+    def __init__(self, writer: TraceWriter) -> None:
+        self.writer = writer
+
+    def start(self, task: Task, observation: Observation) -> None:
+        """Write the episode header and the first observation."""
+        images = self.writer.store_images(observation, 0)
+        self.writer.write({
+            "type": "start", "episode_id": task.key, "benchmark": task.benchmark, "task_id": task.id,
+            "category": task.category, "max_steps": task.max_steps, "observation": observation.text,
+            "images": images,
+        })
+
+    def step(self, record: StepRecord, observation: Observation) -> None:
+        """Write one step with the observation it led to."""
+        record.images = self.writer.store_images(observation, record.index + 1)
+        data = record.to_json()
+        data["observation"] = observation.text
+        self.writer.write(data)
+
+    def end(self, result: EpisodeResult) -> None:
+        """Write the settlement and close the file."""
+        traj = result.trajectory
+        self.writer.write({
+            "type": "end", "end_reason": traj.end_reason, "error": traj.error,
+            "settlement": asdict(result.settlement), "duration_s": result.duration_s,
+        })
+        self.writer.close()
+
+
+@dataclass
+class RunSession:
+    """Everything the executors need to run and record episodes of one run."""
+
+    host: PluginHost
+    cfg: DictConfig
+    store: RunStore
+    info: RunInfo
+    data_labels: dict[str, str]
+    model: Any = None
+    progress: RunProgress | None = None
+    in_flight: set[str] = field(default_factory=set)
+
+    @property
+    def agent_name(self) -> str:
+        """The agent this run uses."""
+        return str(self.cfg.run.agent)
+
+    def bench_config(self, benchmark: str) -> DictConfig:
+        """The benchmark's own config section."""
+        return self.cfg.get(benchmark) or OmegaConf.create({})
+
+    def make_agent(self, benchmark: str) -> Agent:
+        """A fresh agent for one episode of `benchmark`."""
+        spec = self.host.registry.agent(self.agent_name, benchmark)
+        return spec.factory(AgentContext(self.host, benchmark, self.cfg, self.model))
+
+    def record(self, task: Task, result: EpisodeResult) -> EpisodeRecord:
+        """Turn a finished episode into its stored record (shared by every executor)."""
+        traj, settle = result.trajectory, result.settlement
+        usage = [s.usage for s in traj.steps]
+        return EpisodeRecord(
+            episode_id=task.key,
+            benchmark=task.benchmark,
+            task_id=task.id,
+            task_category=task.category,
+            agent=self.agent_name,
+            model=self.info.model,
+            seed=self.info.seed,
+            outcome=settle.outcome,
+            failure_category=settle.category,
+            failure_reason=settle.failure_reason,
+            metrics=settle.metrics,
+            steps=len(traj.steps),
+            end_reason=traj.end_reason if traj.end_reason != "running" else "env_error",
+            prompt_tokens=sum(u.prompt_tokens for u in usage),
+            completion_tokens=sum(u.completion_tokens for u in usage),
+            cost_usd=sum(u.cost_usd for u in usage),
+            duration_s=round(result.duration_s, 6),
+            trace=str(self.store.trace_path(task.key).relative_to(self.store.root)),
+            data_source=self.data_labels.get(task.benchmark, "unknown"),
+        )
+
+    def complete(self, task: Task, result: EpisodeResult) -> EpisodeRecord:
+        """Store a finished episode once, tell the trackers, advance the progress display."""
+        record = self.record(task, result)
+        if self.store.finish(record):
+            self.host.broadcast("on_episode_end", run=self.info, record=record)
+            if self.progress:
+                tokens = record.prompt_tokens + record.completion_tokens
+                self.progress.advance(record.outcome == "success", tokens, record.cost_usd, task.key)
+        return record
+
+    async def run_local(self, task: Task) -> EpisodeRecord | None:
+        """Run one episode in this process, tracing to the run folder as it goes."""
+        self.store.mark_running(task.key)
+        self.in_flight.add(task.key)
+        sink = FileSink(self.store.open_trace(task.key))
+        try:
+            result = await run_episode(
+                self.host, task, self.make_agent(task.benchmark), self.bench_config(task.benchmark), sink,
+                timeout_s=self.cfg.run.episode_timeout_s,
+            )
+        except BudgetExceeded:
+            sink.writer.close()
+            self.store.mark_pending([task.key])
+            return None
+        finally:
+            self.in_flight.discard(task.key)
+        return self.complete(task, result)
+
+
+def select_tasks(tasks: list[Task], ids: str | None, limit: int | None, seed: int) -> list[Task]:
+    """Filter by `--tasks` ids, then take a seeded sample of at most `limit` (original order kept)."""
+    if ids:
+        wanted = {i.strip() for i in str(ids).split(",") if i.strip()}
+        tasks = [t for t in tasks if t.id in wanted or t.key in wanted]
+    if limit is not None and len(tasks) > int(limit):
+        keep = set(random.Random(seed).sample(range(len(tasks)), int(limit)))
+        tasks = [t for i, t in enumerate(tasks) if i in keep]
+    return tasks
+
+
+def resolve_benchmarks(host: PluginHost, names: list[str]) -> list[str]:
+    """Plugins (or single benchmarks) named on the command line, as benchmark names."""
+    if not names:
+        raise ConfigError("no plugins selected: pass --plugins (see `suite plugins`)")
+    benches: list[str] = []
+    for name in names:
+        benches += [name] if name in host.registry.benchmarks else host.benchmarks_of(name)
+    return list(dict.fromkeys(benches))
+
+
+def resolve_data(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> dict[str, datadirs.DataChoice]:
+    """Choose each benchmark's data and write the choice into its config section's `data_dir`."""
+    choices = {}
+    for bench in benchmarks:
+        source = host.registry.data_sources.get(bench)
+        if source is None:
+            continue
+        section = cfg.get(bench)
+        configured = section.get("data_dir") if section is not None else None
+        choice = datadirs.choose(source, configured)
+        if section is not None:
+            OmegaConf.update(cfg, f"{bench}.data_dir", str(choice.path), force_add=True)
+        choices[bench] = choice
+    return choices
+
+
+def load_all_tasks(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> list[Task]:
+    """Load and select every benchmark's tasks (in the driver)."""
+    tasks: list[Task] = []
+    for bench in benchmarks:
+        loaded = host.call("load_tasks", bench, config=cfg.get(bench) or OmegaConf.create({}))
+        tasks += select_tasks(list(loaded), cfg.run.tasks, cfg.run.limit, int(cfg.run.seed))
+    if not tasks:
+        raise ConfigError("no tasks selected (check --tasks and --limit)")
+    return tasks
+
+
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=Path(suite.__file__).parent, capture_output=True, text=True,
+            timeout=5,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() or None
+
+
+def run_metadata(host: PluginHost, cfg: DictConfig, benchmarks: list[str],
+                 choices: dict[str, datadirs.DataChoice]) -> dict[str, Any]:
+    """Versions, git commit, data sources and hashes, seeds, model and agent of a run."""
+    plugins = sorted({host.benchmark(b).plugin for b in benchmarks})
+    return {
+        "suite_version": suite.__version__,
+        "python": platform.python_version(),
+        "git_commit": _git_commit(),
+        "plugins": {p: host.plugin_version(p) for p in plugins},
+        "benchmarks": benchmarks,
+        "data": {b: {"kind": c.kind, "path": str(c.path), "origin": c.origin, "sha256": datadirs.tree_hash(c.path)}
+                 for b, c in choices.items()},
+        "seed": int(cfg.run.seed),
+        "model": cfg.run.model,
+        "agent": cfg.run.agent,
+        "executor": cfg.run.executor,
+    }
+
+
+def new_run_dir(out: str | None) -> Path:
+    """A fresh run folder: `--out` as given, or runs/<UTC timestamp>."""
+    if out and out != "runs":
+        path = Path(out)
+        if (path / "run.sqlite").exists():
+            raise SuiteError(f"{path} already holds a run; use --resume {path} or another --out")
+        return path
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return Path(out or "runs") / stamp
+
+
+def make_executor(name: str) -> Any:
+    """The executor named by `run.executor` (Ray is imported only when asked for)."""
+    if name == "local":
+        from suite.executors.local import LocalExecutor
+
+        return LocalExecutor()
+    if name == "ray":
+        from suite.executors.ray import RayExecutor
+
+        return RayExecutor()
+    raise ConfigError(f"unknown executor {name!r}; choose local or ray")
+
+
+async def execute(session: RunSession, tasks: list[Task]) -> str:
+    """Run the tasks with the configured executor; returns the run status."""
+    executor = make_executor(str(session.cfg.run.executor))
+    session.host.broadcast("on_run_start", run=session.info)
+    status = "interrupted"
+    try:
+        status = await executor.run(session, tasks)
+    finally:
+        session.store.mark_pending(list(session.in_flight))
+        session.store.set_meta(status=status, finished_at=time.time())
+        session.host.broadcast("on_run_end", run=session.info, status=status)
+    return status
+
+
+def save_config(cfg: DictConfig, root: Path) -> None:
+    """Write the resolved (redacted) config into the run folder."""
+    configmod.save(cfg, root / CONFIG_NAME)

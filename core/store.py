@@ -1,0 +1,173 @@
+"""The run folder: resolved config, SQLite database (WAL) of episodes and metadata, traces, frames."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from suite.errors import SuiteError
+from suite.records import EpisodeRecord, Observation
+from suite.schemas import validate
+
+RECORD_SCHEMA = Path(__file__).parent / "jsonschemas" / "episode_record.schema.json"
+DB_NAME = "run.sqlite"
+CONFIG_NAME = "config.yaml"
+
+_SCHEMA_SQL = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS episodes (
+    episode_id TEXT PRIMARY KEY,
+    benchmark TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    record TEXT,
+    updated_at REAL NOT NULL
+);
+"""
+
+
+def safe_name(episode_id: str) -> str:
+    """A file name for an episode id (ids may hold spaces, slashes and brackets)."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", episode_id).strip("_")[:80]
+    return f"{stem}-{hashlib.sha1(episode_id.encode()).hexdigest()[:8]}"
+
+
+class RunStore:
+    """One run folder; writes are append-only and transactional, so a crash loses nothing finished."""
+
+    def __init__(self, root: Path, create: bool = False) -> None:
+        self.root = Path(root)
+        if create:
+            self.root.mkdir(parents=True, exist_ok=True)
+        elif not (self.root / DB_NAME).is_file():
+            raise SuiteError(f"{self.root}: not a run folder (no {DB_NAME})")
+        (self.root / "traces").mkdir(exist_ok=True)
+        self._lock = threading.Lock()
+        self.db = sqlite3.connect(self.root / DB_NAME, check_same_thread=False, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(_SCHEMA_SQL)
+
+    def close(self) -> None:
+        """Close the database."""
+        self.db.close()
+
+    def set_meta(self, **values: Any) -> None:
+        """Store run metadata values (JSON)."""
+        with self._lock:
+            self.db.executemany(
+                "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                [(k, json.dumps(v, sort_keys=True, default=str)) for k, v in values.items()],
+            )
+
+    def meta(self) -> dict[str, Any]:
+        """All run metadata."""
+        return {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM meta")}
+
+    def add_episodes(self, episodes: Iterable[tuple[str, str, str]]) -> None:
+        """Register episodes (id, benchmark, task id) as pending; existing ones are left alone."""
+        now = time.time()
+        with self._lock:
+            start = self.db.execute("SELECT COUNT(*) FROM episodes").fetchone()[0]
+            self.db.execute("BEGIN")
+            self.db.executemany(
+                "INSERT OR IGNORE INTO episodes(episode_id, benchmark, task_id, position, updated_at)"
+                " VALUES(?, ?, ?, ?, ?)",
+                [(e, b, t, start + i, now) for i, (e, b, t) in enumerate(episodes)],
+            )
+            self.db.execute("COMMIT")
+
+    def unfinished(self) -> list[str]:
+        """Episode ids not yet finished, in registration order (pending, or running when a crash hit)."""
+        rows = self.db.execute("SELECT episode_id FROM episodes WHERE status != 'done' ORDER BY position")
+        return [r[0] for r in rows]
+
+    def counts(self) -> dict[str, int]:
+        """Episodes per status."""
+        return dict(self.db.execute("SELECT status, COUNT(*) FROM episodes GROUP BY status").fetchall())
+
+    def mark_running(self, episode_id: str) -> None:
+        """Note that an episode started (its attempt count goes up)."""
+        with self._lock:
+            self.db.execute(
+                "UPDATE episodes SET status='running', attempts=attempts+1, updated_at=? WHERE episode_id=?"
+                " AND status != 'done'",
+                (time.time(), episode_id),
+            )
+
+    def mark_pending(self, episode_ids: Iterable[str]) -> None:
+        """Put unfinished episodes back to pending (after Ctrl-C or a budget stop)."""
+        with self._lock:
+            self.db.executemany(
+                "UPDATE episodes SET status='pending' WHERE episode_id=? AND status != 'done'",
+                [(e,) for e in episode_ids],
+            )
+
+    def finish(self, record: EpisodeRecord) -> bool:
+        """Store a finished episode's record once; returns False if it was already finished."""
+        data = record.to_json()
+        validate(data, RECORD_SCHEMA, f"episode record {record.episode_id}")
+        with self._lock:
+            cur = self.db.execute(
+                "UPDATE episodes SET status='done', record=?, updated_at=? WHERE episode_id=? AND status != 'done'",
+                (json.dumps(data, sort_keys=True), time.time(), record.episode_id),
+            )
+        return cur.rowcount == 1
+
+    def records(self) -> list[dict[str, Any]]:
+        """Every finished episode's record, in registration order."""
+        rows = self.db.execute("SELECT record FROM episodes WHERE status='done' ORDER BY position")
+        return [json.loads(r[0]) for r in rows]
+
+    def trace_path(self, episode_id: str) -> Path:
+        """Where an episode's JSONL trace lives."""
+        return self.root / "traces" / f"{safe_name(episode_id)}.jsonl"
+
+    def open_trace(self, episode_id: str) -> TraceWriter:
+        """Start an episode's trace afresh (an unfinished attempt's partial trace is replaced)."""
+        return TraceWriter(self.root, self.trace_path(episode_id), safe_name(episode_id))
+
+    def read_trace(self, episode_id: str) -> list[dict[str, Any]]:
+        """The lines of an episode's trace."""
+        with self.trace_path(episode_id).open(encoding="utf-8") as fh:
+            return [json.loads(line) for line in fh if line.strip()]
+
+
+class TraceWriter:
+    """Appends an episode's events to its JSONL trace as they happen; images go to frames/ as PNG."""
+
+    def __init__(self, root: Path, path: Path, stem: str) -> None:
+        self.root = root
+        self.path = path
+        self.stem = stem
+        self._fh = path.open("w", encoding="utf-8")
+
+    def write(self, event: dict[str, Any]) -> None:
+        """Append one event and flush it to the file."""
+        self._fh.write(json.dumps(event, ensure_ascii=False, default=str) + "\n")
+        self._fh.flush()
+
+    def store_images(self, observation: Observation, step: int) -> list[dict[str, Any]]:
+        """Write an observation's in-memory images as PNG files; return their references."""
+        refs = []
+        for i, image in enumerate(observation.images):
+            if image.path is None and image.png is not None:
+                rel = Path("frames") / self.stem / f"{step:04d}_{i}.png"
+                (self.root / rel).parent.mkdir(parents=True, exist_ok=True)
+                (self.root / rel).write_bytes(image.png)
+                image.path = str(rel)
+            refs.append(image.to_json())
+        return refs
+
+    def close(self) -> None:
+        """Close the file."""
+        self._fh.close()

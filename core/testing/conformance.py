@@ -1,0 +1,99 @@
+"""Checks every plugin must pass: hooks, task files, an oracle episode, a parser that never raises."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, ClassVar
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from suite import config as configmod
+from suite import runner
+from suite.agents import AgentContext
+from suite.hookspecs import BENCHMARK_HOOKS
+from suite.loop import EpisodeResult, TraceSink, run_episode
+from suite.plugins import PluginHost, build_host
+from suite.records import OUTCOMES, Action, Task
+
+
+def plugin_tasks(host: PluginHost, plugin: str, overrides: list[str]) -> dict[str, list[Task]]:
+    """Every task of every benchmark of `plugin`, loaded through its hooks and data source."""
+    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    configmod.apply_overrides(cfg, overrides)
+    benches = host.benchmarks_of(plugin)
+    runner.resolve_data(host, cfg, benches)
+    return {b: list(host.call("load_tasks", b, config=cfg.get(b) or configmod.OmegaConf.create({})))
+            for b in benches}, cfg
+
+
+def oracle_episode(host: PluginHost, task: Task, cfg: Any) -> EpisodeResult:
+    """Run one episode of `task` with the benchmark's oracle agent, in this process."""
+    agent = host.registry.agent("oracle", task.benchmark).factory(AgentContext(host, task.benchmark, cfg))
+    section = cfg.get(task.benchmark) or configmod.OmegaConf.create({})
+    return asyncio.run(run_episode(host, task, agent, section, TraceSink()))
+
+
+class PluginConformance:
+    """Subclass in a test module and set `plugin`; pytest collects the checks below."""
+
+    plugin: ClassVar[str] = ""
+    overrides: ClassVar[list[str]] = []
+    oracle_tasks: ClassVar[int] = 1
+
+    def _host(self) -> PluginHost:
+        return build_host()
+
+    def _tasks(self) -> tuple[PluginHost, dict[str, list[Task]], Any]:
+        host = self._host()
+        tasks, cfg = plugin_tasks(host, self.plugin, list(self.overrides))
+        return host, tasks, cfg
+
+    def test_declares_benchmarks_and_implements_hooks(self) -> None:
+        """The plugin declares a benchmark and implements the five benchmark hooks."""
+        host = self._host()
+        assert host.benchmarks_of(self.plugin), f"{self.plugin} declares no benchmark"
+        info = next(i for i in host.plugin_info() if i.name == self.plugin)
+        assert set(BENCHMARK_HOOKS) <= set(info.hooks)
+
+    def test_task_files_load_and_validate(self) -> None:
+        """load_tasks returns Task records with unique ids for every benchmark."""
+        _, tasks, _ = self._tasks()
+        for bench, items in tasks.items():
+            assert items, f"{bench}: no tasks"
+            assert all(isinstance(t, Task) and t.benchmark == bench for t in items)
+            assert len({t.id for t in items}) == len(items), f"{bench}: duplicate task ids"
+
+    def test_oracle_episode_succeeds(self) -> None:
+        """The benchmark's oracle agent settles its first tasks as success."""
+        host, tasks, cfg = self._tasks()
+        for items in tasks.values():
+            for task in items[: self.oracle_tasks]:
+                result = oracle_episode(host, task, cfg)
+                assert result.settlement.outcome in OUTCOMES
+                assert result.settlement.outcome == "success", result.settlement.failure_reason
+
+    def test_prompt_is_chat_messages(self) -> None:
+        """build_prompt returns a non-empty list of role/content messages."""
+        host, tasks, cfg = self._tasks()
+        for bench, items in tasks.items():
+            env = host.call("make_env", bench, task=items[0], config=cfg.get(bench))
+            try:
+                messages = host.call("build_prompt", bench, task=items[0], observation=env.reset(), history=[])
+            finally:
+                env.close()
+            assert messages and all({"role", "content"} <= set(m) for m in messages)
+
+    def test_parse_action_never_raises(self) -> None:
+        """parse_action returns an Action (maybe a failure with a reason) for arbitrary text."""
+        host, tasks, _ = self._tasks()
+        pairs = [(b, items[0]) for b, items in tasks.items()]
+
+        @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+        @given(st.text(max_size=400))
+        def check(reply: str) -> None:
+            for bench, task in pairs:
+                action = host.call("parse_action", bench, task=task, reply=reply)
+                assert isinstance(action, Action)
+                assert action.ok or action.parse_error
+
+        check()

@@ -1,0 +1,121 @@
+"""The hook implementations of the `counter` benchmark (a template for plugin authors).
+
+The agent sees a number and a target; each step it answers `ACTION: +1`, `ACTION: -1` or `ACTION: DONE`.
+The episode succeeds when the agent says DONE on the target.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from suite.agents import PolicyAgent
+from suite.hookspecs import hookimpl
+from suite.records import Action, Observation, Settlement, StepResult, Task
+from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric
+from suite.schemas import validate
+
+HERE = Path(__file__).parent
+SCHEMA = HERE / "task.schema.json"
+BENCH = "counter"
+ACTION = re.compile(r"ACTION:\s*(\+1|-1|DONE)", re.IGNORECASE)
+
+
+class CounterEnv:
+    """The world: one integer."""
+
+    def __init__(self, task: Task) -> None:
+        self.task = task
+        self.value = task.data["start"]
+        self.claimed_done = False
+
+    def _obs(self) -> Observation:
+        return Observation(text=f"The number is {self.value}. The target is {self.task.data['target']}.")
+
+    def reset(self) -> Observation:
+        """Start at the task's number."""
+        self.value = self.task.data["start"]
+        return self._obs()
+
+    def step(self, action: str) -> StepResult:
+        """Apply +1, -1 or DONE."""
+        if action == "DONE":
+            self.claimed_done = True
+            return StepResult(self._obs(), feedback="done", done=True)
+        self.value += 1 if action == "+1" else -1
+        return StepResult(self._obs(), feedback=f"now {self.value}")
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def oracle(task: Task, env: CounterEnv, observation: Observation, history: list[Any]) -> Action:
+    """Step towards the target, then say DONE."""
+    diff = task.data["target"] - env.value
+    move = "DONE" if diff == 0 else ("+1" if diff > 0 else "-1")
+    return Action(value=move, text=move)
+
+
+@hookimpl
+def register(registry: Any) -> None:
+    """Declare the benchmark, its oracle and its data."""
+    registry.add_benchmark(BenchmarkSpec(
+        name=BENCH, description="reach a target number with +1/-1 steps",
+        headline=[Metric("success", "SR"), Metric("steps", "steps", percent=False, higher_is_better=False)],
+    ))
+    registry.add_agent(AgentSpec("oracle", lambda ctx: PolicyAgent(oracle), "steps straight to the target",
+                                 benchmarks=(BENCH,)))
+    registry.add_data_source(DataSource(BENCH, official="none (the template ships its own tasks)",
+                                        pack_dir=HERE / "data", pack_label="template tasks"))
+
+
+@hookimpl
+def load_tasks(benchmark: str, config: Any) -> list[Task]:
+    """Read tasks.jsonl from the data directory, validating each line."""
+    path = Path(config.data_dir) / "tasks.jsonl"
+    tasks = []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        data = json.loads(line)
+        validate(data, SCHEMA, f"{path}:{n}")
+        tasks.append(Task(BENCH, data["id"], data, max_steps=data["max_steps"]))
+    return tasks
+
+
+@hookimpl
+def make_env(benchmark: str, task: Task, config: Any) -> CounterEnv:
+    """One integer world per episode."""
+    return CounterEnv(task)
+
+
+@hookimpl
+def build_prompt(benchmark: str, task: Task, observation: Observation, history: list[Any]) -> list[dict[str, Any]]:
+    """One user message with the state and the answer format."""
+    text = f"{observation.text}\nAnswer with one line: ACTION: +1, ACTION: -1 or ACTION: DONE."
+    return [{"role": "user", "content": text}]
+
+
+@hookimpl
+def parse_action(benchmark: str, task: Task, reply: str) -> Action:
+    """The last `ACTION:` in the reply, or a parse failure."""
+    found = ACTION.findall(reply or "")
+    if not found:
+        return Action.failure("no 'ACTION: +1|-1|DONE' line", text=reply or "")
+    move = found[-1].upper()
+    return Action(value=move, text=move)
+
+
+@hookimpl
+def settle(benchmark: str, task: Task, trajectory: Any, env: CounterEnv) -> Settlement:
+    """Success when DONE was said on the target."""
+    success = env.claimed_done and env.value == task.data["target"]
+    if success:
+        outcome, reason = "success", None
+    elif trajectory.steps and not trajectory.steps[-1].action.ok:
+        outcome, reason = "parse_failure", trajectory.steps[-1].action.parse_error
+    elif trajectory.end_reason == "max_steps":
+        outcome, reason = "budget_exhausted", "step limit reached"
+    else:
+        outcome, reason = "agent_failure", f"stopped at {env.value}, target {task.data['target']}"
+    return Settlement(outcome, {"success": success, "steps": len(trajectory.steps)}, reason)
