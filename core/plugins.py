@@ -145,7 +145,7 @@ def build_host(extra: dict[str, ModuleType | object] | None = None, entry_points
                 pm.register(plugin, name=name)
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
-        raise PluginError(f"plugin {exc.plugin_name or exc.plugin!r}: {exc}") from None
+        raise PluginError(f"invalid plugin: {exc}") from None
     except (ImportError, importlib.metadata.PackageNotFoundError) as exc:
         raise PluginError(f"a plugin failed to import: {exc}") from None
     return PluginHost(pm)
