@@ -13,8 +13,9 @@ from rich.console import Console
 from rich.table import Table
 from suite.errors import SuiteError
 
-console = Console()
-err_console = Console(stderr=True)
+#: Wide output when piped, so tables stay readable in logs; a terminal sets its own width.
+console = Console(width=None if sys.stdout.isatty() else 200)
+err_console = Console(stderr=True, width=None if sys.stderr.isatty() else 200)
 
 RUN_FLAGS = {
     "plugins": "run.plugins", "model": "run.model", "agent": "run.agent", "limit": "run.limit",

@@ -52,11 +52,12 @@ def _get(url: str, timeout: float = 30.0) -> bytes:
 
 @dataclass
 class GitHubSnapshot:
-    """Files under `prefix` of `repo` at `commit`, written to the destination without the prefix."""
+    """Files under the `prefixes` of `repo` at `commit`, written to the destination without `strip`."""
 
     repo: str
     commit: str
-    prefix: str
+    prefixes: tuple[str, ...]
+    strip: str = ""
     api_base: str = "https://api.github.com"
     raw_base: str = "https://raw.githubusercontent.com"
 
@@ -70,7 +71,7 @@ class GitHubSnapshot:
         blobs = {e["path"]: e for e in tree["tree"] if e["type"] == "blob"}
         out = []
         for path, entry in sorted(blobs.items()):
-            if not path.startswith(self.prefix):
+            if not path.startswith(self.prefixes):
                 continue
             if entry.get("mode") == "120000":
                 target_rel = _get(f"{raw}/{self.repo}/{self.commit}/{path}").decode().strip()
@@ -87,13 +88,13 @@ class GitHubSnapshot:
         _, raw = self._bases()
         entries = self.entries()
         if not entries:
-            raise SuiteError(f"{self.repo}@{self.commit[:8]} has no files under {self.prefix}")
+            raise SuiteError(f"{self.repo}@{self.commit[:8]} has no files under {', '.join(self.prefixes)}")
         fetched = skipped = 0
         with Progress(TextColumn("[bold]pull"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
                       console=console) as progress:
             task = progress.add_task("", total=len(entries))
             for entry in entries:
-                target = dest / entry.path[len(self.prefix):].lstrip("/")
+                target = dest / entry.path.removeprefix(self.strip)
                 if target.is_file() and git_blob_sha(target.read_bytes()) == entry.sha:
                     skipped += 1
                 else:
@@ -107,7 +108,7 @@ class GitHubSnapshot:
                     fetched += 1
                 progress.update(task, advance=1, description=entry.path[-50:])
         (dest / "PULLED.json").write_text(json.dumps(
-            {"repo": self.repo, "commit": self.commit, "prefix": self.prefix, "files": len(entries)}, indent=2))
+            {"repo": self.repo, "commit": self.commit, "prefixes": self.prefixes, "files": len(entries)}, indent=2))
         console.print(f"{dest}: {fetched} files fetched, {skipped} already present and verified", highlight=False)
 
 
