@@ -1,0 +1,94 @@
+"""Which objects the agent sees: in the view frustum, within the visibility distance, not occluded."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from suite_household.geometry import scene_parts
+from suite_household.world import World
+
+
+def _sample_points(box: tuple) -> np.ndarray:
+    x0, y0, z0, x1, y1, z1 = box
+    nx = max(2, min(6, int(math.ceil((x1 - x0) / 0.4)) + 1))
+    nz = max(2, min(6, int(math.ceil((z1 - z0) / 0.4)) + 1))
+    ny = max(2, min(6, int(math.ceil((y1 - y0) / 0.4)) + 1))
+    xs = np.linspace(x0 + 0.1 * (x1 - x0), x1 - 0.1 * (x1 - x0), nx)
+    zs = np.linspace(z0 + 0.1 * (z1 - z0), z1 - 0.1 * (z1 - z0), nz)
+    ys = np.linspace(y0 + 0.1 * (y1 - y0), y1 - 0.02 * (y1 - y0), ny)
+    top = np.array([(x, y1 - 0.02 * (y1 - y0), z) for x in xs for z in zs])
+    sides = np.array([(x, y, z) for y in ys for x in (x0 + 0.1 * (x1 - x0), x1 - 0.1 * (x1 - x0))
+                      for z in (z0 + 0.1 * (z1 - z0), z1 - 0.1 * (z1 - z0))])
+    return np.concatenate([top, sides, [((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2)]])
+
+
+def horizontal_distance(world: World, object_id: str) -> float:
+    """Distance from the agent's vertical axis to the nearest point of the object's box."""
+    x0, _, z0, x1, _, z1 = world.objects[object_id].box
+    ax, az = world.agent.x, world.agent.z
+    return math.hypot(max(x0 - ax, 0, ax - x1), max(z0 - az, 0, az - z1))
+
+
+def visible_objects(world: World, width: int, height: int, fov: float, distance: float) -> dict[str, bool]:
+    """Visibility of every object, as AI2-THOR defines it: in view, near enough and unobstructed."""
+    agent = world.agent
+    cam = np.array(agent.camera)
+    yaw, pitch = math.radians(agent.yaw), math.radians(agent.horizon)
+    fwd = np.array([math.sin(yaw) * math.cos(pitch), -math.sin(pitch), math.cos(yaw) * math.cos(pitch)])
+    right = np.array([math.cos(yaw), 0.0, -math.sin(yaw)])
+    up = np.cross(fwd, right)
+    tv = math.tan(math.radians(fov) / 2)
+    th = tv * width / height
+    out = {oid: False for oid in world.objects}
+    held = {world.held, *world.descendants(world.held)} if world.held else set()
+    for oid in held:
+        out[oid] = True
+    room = world.room_at(agent.x, agent.z)
+    cands: list[tuple[str, np.ndarray]] = []
+    for oid, obj in world.objects.items():
+        if oid in held:
+            continue
+        if obj.type == "Floor":
+            out[oid] = obj.room == room
+            continue
+        if horizontal_distance(world, oid) > distance or world.enclosed(oid):
+            continue
+        pts = _sample_points(obj.box) - cam
+        z = pts @ fwd
+        ok = (z > 0.05) & (np.abs(pts @ right) <= z * th) & (np.abs(pts @ up) <= z * tv)
+        if ok.any():
+            cands.append((oid, pts[ok]))
+    if not cands:
+        return out
+    boxes, _, owners = scene_parts(world)
+    walls = [w.box for w in world.scene.walls]
+    all_boxes = np.array(boxes + walls, dtype=np.float64) - np.concatenate([cam, cam])
+    all_owner = np.array(owners + [""] * len(walls), dtype=object)
+    reach = distance + 1.0
+    near = (np.maximum(np.maximum(all_boxes[:, 0], -all_boxes[:, 3]), 0) < reach) & \
+           (np.maximum(np.maximum(all_boxes[:, 2], -all_boxes[:, 5]), 0) < reach)
+    all_boxes, all_owner = all_boxes[near], all_owner[near]
+    for oid, pts in cands:
+        skip = {oid, *world.descendants(oid), *held}
+        skip |= set(world.ancestors(oid))
+        mask = np.array([o not in skip for o in all_owner], dtype=bool)
+        bx = all_boxes[mask]
+        if not len(bx):
+            out[oid] = True
+            continue
+        out[oid] = bool(_any_clear(pts, bx))
+    return out
+
+
+def _any_clear(pts: np.ndarray, boxes: np.ndarray) -> bool:
+    """Whether some segment camera(origin)->point misses every box."""
+    d = pts[:, None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = 1.0 / d
+        t1 = boxes[None, :, 0:3] * inv
+        t2 = boxes[None, :, 3:6] * inv
+    tmin = np.nanmax(np.minimum(t1, t2), axis=2)
+    tmax = np.nanmin(np.maximum(t1, t2), axis=2)
+    blocked = (tmin <= tmax) & (tmax > 1e-4) & (tmin < 0.995)
+    return bool((~blocked.any(axis=1)).any())
