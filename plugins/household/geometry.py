@@ -62,6 +62,9 @@ def _parts(obj: Obj) -> tuple[Part, ...]:
         parts = _hollow(obj, color)
     elif t in _LEGGED:
         parts = _legged(obj, color)
+    elif t == "CoffeeMachine":
+        parts = [(_rel(obj, 0, 1, 0, 0.08, 0, 1), shade(color, 1.3)), (_rel(obj, 0, 1, 0, 1, 0, 0.5), color),
+                 (_rel(obj, 0.1, 0.9, 0.78, 1, 0.5, 0.9), color)]
     else:
         parts = [(box, color)] + _details(obj, color)
     parts += _state_cues(obj)
@@ -148,8 +151,6 @@ def _details(obj: Obj, color: tuple[int, int, int]) -> list[Part]:
         return [] if t != "Television" else [(_out(obj, 0.05, 0.95, 0.08, 0.92, 0.0, 0.004), (45, 45, 50))]
     if t == "Toaster":
         return [((x0 + 0.05, y1 - 0.005, z0 + 0.05, x1 - 0.05, y1 + 0.002, z1 - 0.05), (30, 30, 30))]
-    if t == "CoffeeMachine":
-        return [(_rel(obj, 0.25, 0.75, 0.75, 1.0, 0.4, 0.85), color)]
     if t == "Doorway":
         return []
     if t == "Window" and not obj.is_broken:
