@@ -68,8 +68,10 @@ def _look(ctl: Controller, args: dict[str, Any], sign: int) -> None:
     a = ctl.world.agent
     horizon = a.horizon + sign * float(args.get("degrees", 30))
     if not -30.0 - 1e-6 <= horizon <= 60.0 + 1e-6:
-        raise ActionError(f"can't look {'down' if sign > 0 else 'up'} beyond the camera's limit "
-                          "(horizon must stay within -30 and 60 degrees)")
+        raise ActionError(
+            f"can't look {'down' if sign > 0 else 'up'} beyond the camera's limit "
+            "(horizon must stay within -30 and 60 degrees)"
+        )
     ctl.world.set_agent(Agent(a.x, a.z, a.yaw, round(horizon, 4), a.standing))
 
 
@@ -124,8 +126,10 @@ def _put(ctl: Controller, args: dict[str, Any]) -> None:
     if not TYPES[rec.type].receptacle:
         raise ActionError("This target object is NOT a receptacle!")
     if rec.type in ("Sink", "Bathtub"):
-        basin = next((world.objects[c] for c in world.children(rec.id) if world.objects[c].type.endswith("Basin")),
-                     None)
+        basin = next(
+            (world.objects[c] for c in world.children(rec.id) if world.objects[c].type.endswith("Basin")),
+            None,
+        )
         rec = basin or rec
     if rec.id == held.id or rec.id in world.descendants(held.id):
         raise ActionError("Cannot put an object into itself")
@@ -188,7 +192,9 @@ def _toggle(ctl: Controller, args: dict[str, Any], on: bool) -> None:
     if not TYPES[obj.type].toggleable:
         raise ActionError(f"{obj.id} is not toggleable")
     if obj.is_toggled == on:
-        raise ActionError(f"can't toggle object {'on' if on else 'off'} if it's already {'on' if on else 'off'}!")
+        raise ActionError(
+            f"can't toggle object {'on' if on else 'off'} if it's already {'on' if on else 'off'}!"
+        )
     if on and obj.type == "Microwave" and obj.is_open:
         raise ActionError("Target must be closed to toggle on!")
     ctl.check(obj, args)
@@ -226,9 +232,21 @@ def _split(ctl: Controller, obj: Obj) -> None:
         off = (i - (count - 1) / 2) * step
         center = (round(x + (off if long_x else 0), 4), round(y, 4), round(z + (0 if long_x else off), 4))
         piece_size = (size[2], size[1], size[0]) if long_x else size
-        world.add(Obj(id=f"{obj.id}|{piece_type}_{i}", type=piece_type, name=f"{obj.name}_{piece_type}_{i}",
-                      center=center, size=piece_size, facing=obj.facing, room=obj.room, parent=obj.parent,
-                      is_sliced=True, is_cooked=obj.is_cooked, temperature=obj.temperature))
+        world.add(
+            Obj(
+                id=f"{obj.id}|{piece_type}_{i}",
+                type=piece_type,
+                name=f"{obj.name}_{piece_type}_{i}",
+                center=center,
+                size=piece_size,
+                facing=obj.facing,
+                room=obj.room,
+                parent=obj.parent,
+                is_sliced=True,
+                is_cooked=obj.is_cooked,
+                temperature=obj.temperature,
+            )
+        )
 
 
 def _state(ctl: Controller, args: dict[str, Any], prop: str, field: str, value: Any, word: str) -> None:
@@ -236,7 +254,9 @@ def _state(ctl: Controller, args: dict[str, Any], prop: str, field: str, value: 
     if not getattr(TYPES[obj.type], prop):
         raise ActionError(f"{obj.id} is not {word}")
     if getattr(obj, field) == value:
-        raise ActionError(f"{obj.id} is already {'dirty' if field == 'is_dirty' and value else 'in that state'}")
+        raise ActionError(
+            f"{obj.id} is already {'dirty' if field == 'is_dirty' and value else 'in that state'}"
+        )
     ctl.check(obj, args)
     ctl.world.set(obj.id, **{field: value})
 
@@ -295,10 +315,16 @@ ACTIONS: dict[str, tuple[Handler, tuple[str, ...], bool]] = {
     "LookDown": (lambda c, a: _look(c, a, 1), _DEG, False),
     "Crouch": (lambda c, a: _stance(c, False), (), False),
     "Stand": (lambda c, a: _stance(c, True), (), False),
-    "Teleport": (lambda c, a: _teleport(c, a, False), ("position", "rotation", "horizon", "standing",
-                                                        "forceAction"), False),
-    "TeleportFull": (lambda c, a: _teleport(c, a, True), ("position", "rotation", "horizon", "standing",
-                                                           "forceAction"), False),
+    "Teleport": (
+        lambda c, a: _teleport(c, a, False),
+        ("position", "rotation", "horizon", "standing", "forceAction"),
+        False,
+    ),
+    "TeleportFull": (
+        lambda c, a: _teleport(c, a, True),
+        ("position", "rotation", "horizon", "standing", "forceAction"),
+        False,
+    ),
     "GetReachablePositions": (_reachable, (), False),
     "PickupObject": (_pickup, _TARGET, True),
     "PutObject": (_put, _TARGET + ("placeStationary",), True),

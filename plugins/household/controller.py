@@ -1,4 +1,4 @@
-"""The AI2-THOR controller protocol over the embedded world: `Controller.step(action=..., **args) -> Event`."""
+"""The AI2-THOR controller protocol over the embedded world: `step(action=..., **args) -> Event`."""
 
 from __future__ import annotations
 
@@ -19,9 +19,11 @@ _COMMON = ("renderImage", "action")
 
 
 class Event:
-    """The result of one step: `metadata` (built on first access), frames and segmentation as AI2-THOR names them."""
+    """One step's result: `metadata` (built on first access), frames and segmentation, AI2-THOR's names."""
 
-    def __init__(self, snapshot: World, base: dict[str, Any], frame: Frame | None, settings: dict[str, Any]) -> None:
+    def __init__(
+        self, snapshot: World, base: dict[str, Any], frame: Frame | None, settings: dict[str, Any]
+    ) -> None:
         self._world = snapshot
         self._base = base
         self._frame = frame
@@ -49,7 +51,12 @@ class Event:
         objects = [object_metadata(world, o, seen[o.id]) for o in world.objects.values()]
         held = world.objects.get(world.held) if world.held else None
         inventory = [{"objectId": held.id, "objectType": held.type}] if held else []
-        return {**self._base, "agent": agent_metadata(world), "objects": objects, "inventoryObjects": inventory}
+        return {
+            **self._base,
+            "agent": agent_metadata(world),
+            "objects": objects,
+            "inventoryObjects": inventory,
+        }
 
     @cached_property
     def instance_masks(self) -> dict[str, np.ndarray]:
@@ -68,22 +75,41 @@ class Event:
 class Controller:
     """An embedded, deterministic stand-in for `ai2thor.controller.Controller`."""
 
-    def __init__(self, scene: Scene, width: int = 300, height: int = 300, fieldOfView: float = 90.0,
-                 visibilityDistance: float = 1.5, interactionDistance: float | None = None,
-                 renderDepthImage: bool = False, renderInstanceSegmentation: bool = False, renderImage: bool = True,
-                 gridSize: float = 0.25, rotateStepDegrees: float = 90.0, rules: RuleSet | None = None,
-                 handOpacity: float = 0.0, showLabels: bool = False) -> None:
+    def __init__(
+        self,
+        scene: Scene,
+        width: int = 300,
+        height: int = 300,
+        fieldOfView: float = 90.0,
+        visibilityDistance: float = 1.5,
+        interactionDistance: float | None = None,
+        renderDepthImage: bool = False,
+        renderInstanceSegmentation: bool = False,
+        renderImage: bool = True,
+        gridSize: float = 0.25,
+        rotateStepDegrees: float = 90.0,
+        rules: RuleSet | None = None,
+        handOpacity: float = 0.0,
+        showLabels: bool = False,
+    ) -> None:
         self.scene = scene
         self.width, self.height, self.fov = int(width), int(height), float(fieldOfView)
         self.visibility_distance = float(visibilityDistance)
-        self.interaction_distance = float(interactionDistance if interactionDistance is not None
-                                          else visibilityDistance)
+        self.interaction_distance = float(
+            interactionDistance if interactionDistance is not None else visibilityDistance
+        )
         self.grid_size, self.rotate_step = float(gridSize), float(rotateStepDegrees)
         self.rules = rules if rules is not None else thor_rules()
         self.hand_opacity, self.show_labels = float(handOpacity), bool(showLabels)
-        self.settings = {"width": self.width, "height": self.height, "fieldOfView": self.fov,
-                         "visibilityDistance": self.visibility_distance, "renderDepthImage": renderDepthImage,
-                         "renderInstanceSegmentation": renderInstanceSegmentation, "renderImage": renderImage}
+        self.settings = {
+            "width": self.width,
+            "height": self.height,
+            "fieldOfView": self.fov,
+            "visibilityDistance": self.visibility_distance,
+            "renderDepthImage": renderDepthImage,
+            "renderInstanceSegmentation": renderInstanceSegmentation,
+            "renderImage": renderImage,
+        }
         self.renderer = Renderer(self.width, self.height, self.fov)
         self.reset(scene)
 
@@ -98,7 +124,7 @@ class Controller:
         return self.last_event
 
     def step(self, action: str | dict[str, Any] | None = None, **kwargs: Any) -> Event:
-        """Run one action; failures (unknown action or argument included) come back as `lastActionSuccess` False."""
+        """Run one action; any failure (unknown action or argument too) is `lastActionSuccess` False."""
         args = dict(action) if isinstance(action, dict) else {"action": action}
         args.update(kwargs)
         name = args.get("action")
@@ -146,12 +172,21 @@ class Controller:
         return oid if oid in self.world.objects else None
 
     def _event(self, name: str, success: bool, error: str, ret: Any, render: bool) -> Event:
-        base = {"lastAction": name, "lastActionSuccess": success, "errorMessage": error, "actionReturn": ret,
-                "sceneName": self.scene.name, "screenWidth": self.width, "screenHeight": self.height,
-                "fov": self.fov, "cameraPosition": dict(zip("xyz", self.world.agent.camera, strict=True)),
-                "collided": bool(self.collided if hasattr(self, "collided") else False),
-                "collidedObjects": list(getattr(self, "collided", [])), "agentId": 0,
-                "sceneBounds": dict(zip(("xmin", "zmin", "xmax", "zmax"), self.scene.bounds, strict=True))}
+        base = {
+            "lastAction": name,
+            "lastActionSuccess": success,
+            "errorMessage": error,
+            "actionReturn": ret,
+            "sceneName": self.scene.name,
+            "screenWidth": self.width,
+            "screenHeight": self.height,
+            "fov": self.fov,
+            "cameraPosition": dict(zip("xyz", self.world.agent.camera, strict=True)),
+            "collided": bool(self.collided if hasattr(self, "collided") else False),
+            "collidedObjects": list(getattr(self, "collided", [])),
+            "agentId": 0,
+            "sceneBounds": dict(zip(("xmin", "zmin", "xmax", "zmax"), self.scene.bounds, strict=True)),
+        }
         frame = None
         if render:
             frame = self.renderer.render(self.world)

@@ -1,4 +1,4 @@
-"""Seeded house generation: rooms with AI2-THOR-like furniture, and kitchens holding a FloorPlan's inventory."""
+"""Seeded house generation: rooms with AI2-THOR-like furniture, and rooms holding a FloorPlan's inventory."""
 
 from __future__ import annotations
 
@@ -19,22 +19,25 @@ ROOM_TYPES = ("Kitchen", "LivingRoom", "Bedroom", "Bathroom")
 
 _DEFAULTS: dict[str, str] = {
     "Kitchen": "Floor CounterTop*3 Cabinet*8 Drawer*6 Sink SinkBasin Faucet StoveBurner*4 StoveKnob*4 Fridge "
-               "Microwave CoffeeMachine Toaster DiningTable Chair*2 GarbageCan Window LightSwitch Shelf "
-               "Apple Bread Egg Lettuce Potato Tomato Mug Cup Bowl Plate Pan Pot Kettle Knife ButterKnife Fork "
-               "Spoon Spatula Ladle DishSponge SoapBottle SaltShaker PepperShaker WineBottle PaperTowelRoll",
-    "LivingRoom": "Floor Sofa ArmChair CoffeeTable TVStand Television SideTable*2 FloorLamp DeskLamp Painting "
-                  "Window Curtains LightSwitch GarbageCan HousePlant Drawer*2 Shelf*2 RemoteControl Book Laptop "
-                  "Pillow Vase Statue Box KeyChain CreditCard Newspaper Watch TissueBox",
-    "Bedroom": "Floor Bed Desk Chair Dresser SideTable DeskLamp Shelf*2 Drawer*4 Mirror Window Blinds LightSwitch "
-               "GarbageCan LaundryHamper AlarmClock Book CellPhone Laptop Pillow Pen Pencil CD KeyChain "
-               "CreditCard Mug BaseballBat BasketBall TeddyBear",
+    "Microwave CoffeeMachine Toaster DiningTable Chair*2 GarbageCan Window LightSwitch Shelf "
+    "Apple Bread Egg Lettuce Potato Tomato Mug Cup Bowl Plate Pan Pot Kettle Knife ButterKnife Fork "
+    "Spoon Spatula Ladle DishSponge SoapBottle SaltShaker PepperShaker WineBottle PaperTowelRoll",
+    "LivingRoom": "Floor Sofa ArmChair CoffeeTable TVStand Television SideTable*2 FloorLamp DeskLamp "
+    "Painting "
+    "Window Curtains LightSwitch GarbageCan HousePlant Drawer*2 Shelf*2 RemoteControl Book Laptop "
+    "Pillow Vase Statue Box KeyChain CreditCard Newspaper Watch TissueBox",
+    "Bedroom": "Floor Bed Desk Chair Dresser SideTable DeskLamp Shelf*2 Drawer*4 Mirror Window Blinds "
+    "LightSwitch "
+    "GarbageCan LaundryHamper AlarmClock Book CellPhone Laptop Pillow Pen Pencil CD KeyChain "
+    "CreditCard Mug BaseballBat BasketBall TeddyBear",
     "Bathroom": "Floor Toilet ToiletPaperHanger Sink SinkBasin Faucet*2 CounterTop Cabinet*2 Mirror Bathtub "
-                "BathtubBasin ShowerHead ShowerCurtain TowelHolder Towel HandTowelHolder HandTowel GarbageCan "
-                "LightSwitch Window Shelf SoapBar SoapBottle SprayBottle Cloth ToiletPaper ScrubBrush Plunger "
-                "Candle",
+    "BathtubBasin ShowerHead ShowerCurtain TowelHolder Towel HandTowelHolder HandTowel GarbageCan "
+    "LightSwitch Window Shelf SoapBar SoapBottle SprayBottle Cloth ToiletPaper ScrubBrush Plunger "
+    "Candle",
 }
-_SLICED = frozenset({"AppleSliced", "BreadSliced", "EggCracked", "LettuceSliced", "PotatoSliced",
-                     "TomatoSliced"})
+_SLICED = frozenset(
+    {"AppleSliced", "BreadSliced", "EggCracked", "LettuceSliced", "PotatoSliced", "TomatoSliced"}
+)
 
 
 def default_inventory(room_type: str) -> list[str]:
@@ -67,20 +70,29 @@ def generate_floorplan(floorplan: str, item_cache: str | Path | Mapping, seed: i
     return generate_room(floorplan_room_type(floorplan), seed, names, name=floorplan)
 
 
-def generate_room(room_type: str, seed: int, inventory: Iterable[str] | None = None,
-                  name: str | None = None) -> Scene:
+def generate_room(
+    room_type: str, seed: int, inventory: Iterable[str] | None = None, name: str | None = None
+) -> Scene:
     """A single room; `inventory` lists types or `Type_hash` names (default: a typical room of that type)."""
     return generate_house(seed, [room_type], [list(inventory)] if inventory is not None else None, name=name)
 
 
-def generate_house(seed: int, room_types: Sequence[str] = ROOM_TYPES,
-                   inventories: Sequence[Iterable[str]] | None = None, name: str | None = None) -> Scene:
+def generate_house(
+    seed: int,
+    room_types: Sequence[str] = ROOM_TYPES,
+    inventories: Sequence[Iterable[str]] | None = None,
+    name: str | None = None,
+) -> Scene:
     """A house of rooms in a row-major grid joined by doors; one inventory per room (default per type)."""
     for rt in room_types:
         if rt not in ROOM_TYPES:
             raise ValueError(f"unknown room type {rt!r}; expected one of {', '.join(ROOM_TYPES)}")
     rng = random.Random(seed)
-    invs = [list(i) for i in inventories] if inventories is not None else [default_inventory(t) for t in room_types]
+    invs = (
+        [list(i) for i in inventories]
+        if inventories is not None
+        else [default_inventory(t) for t in room_types]
+    )
     entries = [_named(inv, rng) for inv in invs]
     for attempt in range(12):
         scene = _try_house(seed, attempt, room_types, entries, name or f"house_{seed}")
@@ -98,8 +110,9 @@ def _named(inventory: list[str], rng: random.Random) -> list[tuple[str, str]]:
     return [e for e in out if e[0] not in _SLICED]
 
 
-def _try_house(seed: int, attempt: int, room_types: Sequence[str], entries: list[list[tuple[str, str]]],
-               name: str) -> Scene | None:
+def _try_house(
+    seed: int, attempt: int, room_types: Sequence[str], entries: list[list[tuple[str, str]]], name: str
+) -> Scene | None:
     rng = random.Random(f"{seed}:{attempt}")
     cols = 1 if len(room_types) == 1 else 2
     sizes = [_room_size(rt, ents, rng, attempt) for rt, ents in zip(room_types, entries, strict=True)]
@@ -110,8 +123,9 @@ def _try_house(seed: int, attempt: int, room_types: Sequence[str], entries: list
     for i, rt in enumerate(room_types):
         c, r = i % cols, i // cols
         x0, z0 = sum(col_w[:c]), sum(row_d[:r])
-        rooms.append(Room(f"room{i}", rt, round(x0, 3), round(z0, 3), round(x0 + col_w[c], 3),
-                          round(z0 + row_d[r], 3)))
+        rooms.append(
+            Room(f"room{i}", rt, round(x0, 3), round(z0, 3), round(x0 + col_w[c], 3), round(z0 + row_d[r], 3))
+        )
     doors = _doors(rooms, cols)
     walls = _walls(rooms, doors)
     objects: list[Obj] = []
@@ -133,11 +147,21 @@ def _try_house(seed: int, attempt: int, room_types: Sequence[str], entries: list
     start = _start_pose(world, grid, rooms[0], rng)
     if start is None or not _all_reachable(world, grid, start):
         return None
-    return Scene(name, seed, tuple(rooms), tuple(walls), tuple(fixtures), final, start,
-                 meta={"room_types": list(room_types)})
+    return Scene(
+        name,
+        seed,
+        tuple(rooms),
+        tuple(walls),
+        tuple(fixtures),
+        final,
+        start,
+        meta={"room_types": list(room_types)},
+    )
 
 
-def _room_size(room_type: str, ents: list[tuple[str, str]], rng: random.Random, attempt: int) -> tuple[float, float]:
+def _room_size(
+    room_type: str, ents: list[tuple[str, str]], rng: random.Random, attempt: int
+) -> tuple[float, float]:
     counts = Counter(t for t, _ in ents)
     wall_len = sum(RoomLayout.wall_need(t) * n for t, n in counts.items())
     base = {"Kitchen": 4.0, "LivingRoom": 4.5, "Bedroom": 4.0, "Bathroom": 3.0}[room_type]
@@ -177,8 +201,12 @@ DOOR_WIDTH = 0.9
 def _walls(rooms: list[Room], doors: list[tuple[str, str, float, float, str]]) -> list[Wall]:
     segs: set[tuple[float, float, float, float]] = set()
     for r in rooms:
-        segs |= {(r.x0, r.z0, r.x1, r.z0), (r.x0, r.z1, r.x1, r.z1), (r.x0, r.z0, r.x0, r.z1),
-                 (r.x1, r.z0, r.x1, r.z1)}
+        segs |= {
+            (r.x0, r.z0, r.x1, r.z0),
+            (r.x0, r.z1, r.x1, r.z1),
+            (r.x0, r.z0, r.x0, r.z1),
+            (r.x1, r.z0, r.x1, r.z1),
+        }
     walls = []
     for x0, z0, x1, z1 in sorted(segs):
         pieces = [(x0, z0, x1, z1)]
@@ -202,8 +230,10 @@ def _dedupe(walls: list[Wall]) -> list[Wall]:
     """Drop wall pieces covered by a longer collinear piece (shared walls of unequal rooms)."""
     out = []
     for w in walls:
-        covered = any(o is not w and _covers(o, w) and (o.x0, o.z0, o.x1, o.z1) != (w.x0, w.z0, w.x1, w.z1)
-                      for o in walls)
+        covered = any(
+            o is not w and _covers(o, w) and (o.x0, o.z0, o.x1, o.z1) != (w.x0, w.z0, w.x1, w.z1)
+            for o in walls
+        )
         if not covered:
             out.append(w)
     return out
@@ -221,9 +251,16 @@ def _door_obj(i: int, door: tuple[str, str, float, float, str]) -> Obj:
     a, b, x, z, axis = door
     w, h, d = spec("Doorway").size
     size = (w, h, WALL_THICKNESS) if axis == "x" else (WALL_THICKNESS, h, w)
-    return Obj(id=f"door|{a.removeprefix('room')}|{b.removeprefix('room')}", type="Doorway",
-               name=f"Doorway_{i}", center=(x, h / 2, z), size=size, facing=0 if axis == "x" else 90,
-               room=a, is_open=True)
+    return Obj(
+        id=f"door|{a.removeprefix('room')}|{b.removeprefix('room')}",
+        type="Doorway",
+        name=f"Doorway_{i}",
+        center=(x, h / 2, z),
+        size=size,
+        facing=0 if axis == "x" else 90,
+        room=a,
+        is_open=True,
+    )
 
 
 def thor_id(object_type: str, center: tuple[float, float, float]) -> str:
@@ -244,21 +281,35 @@ def _unique_ids(objects: list[Obj]) -> list[Obj]:
             new, k = f"{base}|{k}", k + 1
         seen.add(new)
         ids[o.id] = new
-    return [Obj(**{**_fields(o), "id": ids[o.id], "parent": ids.get(o.parent) if o.parent else None,
-                   "controls": tuple(ids[c] for c in o.controls)}) for o in objects]
+    return [
+        Obj(
+            **{
+                **_fields(o),
+                "id": ids[o.id],
+                "parent": ids.get(o.parent) if o.parent else None,
+                "controls": tuple(ids[c] for c in o.controls),
+            }
+        )
+        for o in objects
+    ]
 
 
 def _fields(o: Obj) -> dict:
     return {f: getattr(o, f) for f in Obj.__slots__}
 
 
-_HOSTS = {"Microwave": ("CounterTop", "DiningTable", "Floor"), "CoffeeMachine": ("CounterTop", "DiningTable", "Floor"),
-          "Toaster": ("CounterTop", "DiningTable", "Floor"),
-          "Television": ("TVStand", "Dresser", "SideTable", "Desk", "CoffeeTable", "Floor")}
+_HOSTS = {
+    "Microwave": ("CounterTop", "DiningTable", "Floor"),
+    "CoffeeMachine": ("CounterTop", "DiningTable", "Floor"),
+    "Toaster": ("CounterTop", "DiningTable", "Floor"),
+    "Television": ("TVStand", "Dresser", "SideTable", "Desk", "CoffeeTable", "Floor"),
+}
 
 
-def _place_small(world: World, rooms: list[Room], entries: list[list[tuple[str, str]]], rng: random.Random) -> bool:
-    """Put every object the layout left (appliances, small and pickupable things) on a compatible receptacle."""
+def _place_small(
+    world: World, rooms: list[Room], entries: list[list[tuple[str, str]]], rng: random.Random
+) -> bool:
+    """Put every object the layout left (appliances, small things) on a compatible receptacle."""
     for room, ents in zip(rooms, entries, strict=True):
         recs = [o for o in world.objects.values() if o.room == room.id and TYPES[o.type].receptacle]
         todo = [(t, n) for t, n in ents if n not in world.objects]
@@ -269,9 +320,26 @@ def _place_small(world: World, rooms: list[Room], entries: list[list[tuple[str, 
     return True
 
 
-_NO_START = frozenset({"Floor", "Toaster", "CoffeeMachine", "StoveBurner", "Sink", "Bathtub", "GarbageCan",
-                       "Toilet", "TowelHolder", "HandTowelHolder", "ToiletPaperHanger", "Chair", "Stool",
-                       "Footstool", "DogBed", "LaundryHamper"})
+_NO_START = frozenset(
+    {
+        "Floor",
+        "Toaster",
+        "CoffeeMachine",
+        "StoveBurner",
+        "Sink",
+        "Bathtub",
+        "GarbageCan",
+        "Toilet",
+        "TowelHolder",
+        "HandTowelHolder",
+        "ToiletPaperHanger",
+        "Chair",
+        "Stool",
+        "Footstool",
+        "DogBed",
+        "LaundryHamper",
+    }
+)
 
 
 def _put_one(world: World, room: Room, recs: list[Obj], otype: str, name: str, rng: random.Random) -> bool:
@@ -292,8 +360,18 @@ def _put_one(world: World, room: Room, recs: list[Obj], otype: str, name: str, r
         x0, _, z0, x1, _, z1 = rec.box
         spot = find_spot(world, rec, size, prefer=(rng.uniform(x0, x1), rng.uniform(z0, z1)))
         if spot is not None and (rec.type != "Floor" or _clear_of_walls(room, spot, size)):
-            world.add(Obj(id=name, type=otype, name=name, center=spot, size=size, room=room.id, parent=rec.id,
-                          facing=rec.facing))
+            world.add(
+                Obj(
+                    id=name,
+                    type=otype,
+                    name=name,
+                    center=spot,
+                    size=size,
+                    room=room.id,
+                    parent=rec.id,
+                    facing=rec.facing,
+                )
+            )
             return True
     return False
 

@@ -12,13 +12,39 @@ from suite_household.world import Agent, Box, Obj, World
 Part = tuple[Box, tuple[int, int, int]]
 LIQUID = {"water": (110, 170, 255), "coffee": (95, 55, 25), "wine": (125, 20, 50)}
 _COOKED = np.array([110, 60, 20])
-_GLOW = {"StoveBurner": (255, 70, 20), "Toaster": (255, 140, 30), "Microwave": (255, 225, 120),
-         "Television": (90, 170, 255), "Laptop": (120, 200, 255), "CellPhone": (140, 210, 255),
-         "DeskLamp": (255, 240, 150), "FloorLamp": (255, 240, 150), "Candle": (255, 190, 60),
-         "CoffeeMachine": (255, 40, 40), "StoveKnob": (255, 90, 30), "LightSwitch": (80, 220, 80),
-         "ShowerHead": (150, 200, 255), "Faucet": (150, 200, 255)}
-_OPEN_TOP = frozenset({"Mug", "Cup", "Bowl", "Pot", "Pan", "GarbageCan", "Bathtub", "LaundryHamper", "Kettle",
-                       "WateringCan", "Bottle", "WineBottle", "HousePlant"})
+_GLOW = {
+    "StoveBurner": (255, 70, 20),
+    "Toaster": (255, 140, 30),
+    "Microwave": (255, 225, 120),
+    "Television": (90, 170, 255),
+    "Laptop": (120, 200, 255),
+    "CellPhone": (140, 210, 255),
+    "DeskLamp": (255, 240, 150),
+    "FloorLamp": (255, 240, 150),
+    "Candle": (255, 190, 60),
+    "CoffeeMachine": (255, 40, 40),
+    "StoveKnob": (255, 90, 30),
+    "LightSwitch": (80, 220, 80),
+    "ShowerHead": (150, 200, 255),
+    "Faucet": (150, 200, 255),
+}
+_OPEN_TOP = frozenset(
+    {
+        "Mug",
+        "Cup",
+        "Bowl",
+        "Pot",
+        "Pan",
+        "GarbageCan",
+        "Bathtub",
+        "LaundryHamper",
+        "Kettle",
+        "WateringCan",
+        "Bottle",
+        "WineBottle",
+        "HousePlant",
+    }
+)
 _LEGGED = frozenset({"DiningTable", "CoffeeTable", "SideTable", "Desk", "Chair", "Stool"})
 HAND_OFFSET = (0.0, -0.2, 0.5)
 
@@ -45,7 +71,11 @@ def hand_position(agent: Agent) -> tuple[float, float, float]:
     # pitch about the camera's x axis (positive looks down), then yaw about y
     y2 = oy * math.cos(pitch) - oz * math.sin(pitch)
     z2 = oy * math.sin(pitch) + oz * math.cos(pitch)
-    return (cx + z2 * math.sin(yaw) + ox * math.cos(yaw), cy + y2, cz + z2 * math.cos(yaw) - ox * math.sin(yaw))
+    return (
+        cx + z2 * math.sin(yaw) + ox * math.cos(yaw),
+        cy + y2,
+        cz + z2 * math.cos(yaw) - ox * math.sin(yaw),
+    )
 
 
 def object_parts(obj: Obj) -> list[Part]:
@@ -63,8 +93,11 @@ def _parts(obj: Obj) -> tuple[Part, ...]:
     elif t in _LEGGED:
         parts = _legged(obj, color)
     elif t == "CoffeeMachine":
-        parts = [(_rel(obj, 0, 1, 0, 0.08, 0, 1), shade(color, 1.3)), (_rel(obj, 0, 1, 0, 1, 0, 0.5), color),
-                 (_rel(obj, 0.1, 0.9, 0.78, 1, 0.5, 0.9), color)]
+        parts = [
+            (_rel(obj, 0, 1, 0, 0.08, 0, 1), shade(color, 1.3)),
+            (_rel(obj, 0, 1, 0, 1, 0, 0.5), color),
+            (_rel(obj, 0.1, 0.9, 0.78, 1, 0.5, 0.9), color),
+        ]
     else:
         parts = [(box, color)] + _details(obj, color)
     parts += _state_cues(obj)
@@ -79,10 +112,16 @@ def _rel(obj: Obj, u0: float, u1: float, y0: float, y1: float, f0: float, f1: fl
     ya, yb = by0 + y0 * h, by0 + y1 * h
     if fz:  # front faces +z or -z
         a, b = (x0 + u0 * (x1 - x0), x0 + u1 * (x1 - x0))
-        c, d = (z0 + f0 * (z1 - z0), z0 + f1 * (z1 - z0)) if fz > 0 else (z1 - f1 * (z1 - z0), z1 - f0 * (z1 - z0))
+        c, d = (
+            (z0 + f0 * (z1 - z0), z0 + f1 * (z1 - z0))
+            if fz > 0
+            else (z1 - f1 * (z1 - z0), z1 - f0 * (z1 - z0))
+        )
         return (a, ya, c, b, yb, d)
     a, b = (z0 + u0 * (z1 - z0), z0 + u1 * (z1 - z0))
-    c, d = (x0 + f0 * (x1 - x0), x0 + f1 * (x1 - x0)) if fx > 0 else (x1 - f1 * (x1 - x0), x1 - f0 * (x1 - x0))
+    c, d = (
+        (x0 + f0 * (x1 - x0), x0 + f1 * (x1 - x0)) if fx > 0 else (x1 - f1 * (x1 - x0), x1 - f0 * (x1 - x0))
+    )
     return (c, ya, a, d, yb, b)
 
 
@@ -107,8 +146,12 @@ def _hollow(obj: Obj, color: tuple[int, int, int]) -> list[Part]:
     inner = shade(color, 0.55)
     x0, y0, z0, x1, y1, z1 = obj.box
     w = 0.03
-    parts = [((x0, y0, z0, x1, y0 + w, z1), inner), (_rel(obj, 0, 1, 0, 1, 0, 0.06), inner),
-             (_rel(obj, 0, 0.05, 0, 1, 0, 1), color), (_rel(obj, 0.95, 1, 0, 1, 0, 1), color)]
+    parts = [
+        ((x0, y0, z0, x1, y0 + w, z1), inner),
+        (_rel(obj, 0, 1, 0, 1, 0, 0.06), inner),
+        (_rel(obj, 0, 0.05, 0, 1, 0, 1), color),
+        (_rel(obj, 0.95, 1, 0, 1, 0, 1), color),
+    ]
     if obj.type == "Drawer":
         return parts + [(_rel(obj, 0, 1, 0, 1, 0.94, 1), color)]
     parts.append(((x0, y1 - w, z0, x1, y1, z1), color))
@@ -168,8 +211,12 @@ def _state_cues(obj: Obj) -> list[Part]:
         cues.append((_glow_box(obj), _GLOW[obj.type]))
     if obj.type == "EggCracked":
         cx, cz = (x0 + x1) / 2, (z0 + z1) / 2
-        cues.append(((cx - 0.025, y1 - 0.004, cz - 0.025, cx + 0.025, y1 + 0.006, cz + 0.025),
-                     (255, 170, 0) if not obj.is_cooked else (230, 140, 20)))
+        cues.append(
+            (
+                (cx - 0.025, y1 - 0.004, cz - 0.025, cx + 0.025, y1 + 0.006, cz + 0.025),
+                (255, 170, 0) if not obj.is_cooked else (230, 140, 20),
+            )
+        )
     return cues
 
 
@@ -182,8 +229,11 @@ def _glow_box(obj: Obj) -> Box:
     if t == "Toaster":
         return (x0 + 0.05, y1 - 0.004, z0 + 0.05, x1 - 0.05, y1 + 0.004, z1 - 0.05)
     if t in ("Microwave", "Television"):
-        return _out(obj, 0.08, 0.7, 0.15, 0.85, 0.004, 0.008) if t == "Microwave" else \
-            _out(obj, 0.05, 0.95, 0.08, 0.92, 0.004, 0.008)
+        return (
+            _out(obj, 0.08, 0.7, 0.15, 0.85, 0.004, 0.008)
+            if t == "Microwave"
+            else _out(obj, 0.05, 0.95, 0.08, 0.92, 0.004, 0.008)
+        )
     if t in ("DeskLamp", "FloorLamp", "Candle"):
         cx, cz = (x0 + x1) / 2, (z0 + z1) / 2
         return (cx - 0.06, y1, cz - 0.06, cx + 0.06, y1 + 0.08, cz + 0.06)
@@ -191,7 +241,14 @@ def _glow_box(obj: Obj) -> Box:
         cx, cz = (x0 + x1) / 2, (z0 + z1) / 2
         fx, fz = obj.front
         cx, cz = cx + fx * 0.08, cz + fz * 0.08
-        return (cx - 0.015, y0 - (0.3 if t == "Faucet" else 1.3), cz - 0.015, cx + 0.015, y1 - 0.05, cz + 0.015)
+        return (
+            cx - 0.015,
+            y0 - (0.3 if t == "Faucet" else 1.3),
+            cz - 0.015,
+            cx + 0.015,
+            y1 - 0.05,
+            cz + 0.015,
+        )
     if t in ("Laptop", "CellPhone"):
         return (x0 + 0.01, y1, z0 + 0.01, x1 - 0.01, y1 + 0.002, z1 - 0.01)
     return _out(obj, 0.3, 0.7, 0.6, 0.8, 0.0, 0.01)
@@ -225,8 +282,14 @@ def scene_parts(world: World) -> tuple[list[Box], list[tuple[int, int, int]], li
         parts = door_parts(obj) if obj.type == "Doorway" else _parts(obj)
         for box, color in parts:
             if oid in held:
-                box = (box[0] + shift[0], box[1] + shift[1], box[2] + shift[2], box[3] + shift[0],
-                       box[4] + shift[1], box[5] + shift[2])
+                box = (
+                    box[0] + shift[0],
+                    box[1] + shift[1],
+                    box[2] + shift[2],
+                    box[3] + shift[0],
+                    box[4] + shift[1],
+                    box[5] + shift[2],
+                )
             boxes.append(box)
             colors.append(color)
             owners.append(oid)

@@ -15,12 +15,31 @@ UPPER = (1.45, 2.15)
 _SIDES = ("N", "E", "S", "W")
 _FACING = {"N": 180, "S": 0, "E": 270, "W": 90}
 _BASE = ("Sink", "Cabinet", "Drawer", "StoveBurner", "CounterTop")
-_WALL_Y = {"Window": 1.55, "Painting": 1.6, "Poster": 1.55, "Mirror": 1.55, "LightSwitch": 1.25,
-           "TowelHolder": 1.2, "HandTowelHolder": 1.05, "ShowerHead": 1.95, "Blinds": 1.55,
-           "ToiletPaperHanger": 0.7, "Television": 1.45, "Curtains": 1.05, "Shelf": 1.2}
+_WALL_Y = {
+    "Window": 1.55,
+    "Painting": 1.6,
+    "Poster": 1.55,
+    "Mirror": 1.55,
+    "LightSwitch": 1.25,
+    "TowelHolder": 1.2,
+    "HandTowelHolder": 1.05,
+    "ShowerHead": 1.95,
+    "Blinds": 1.55,
+    "ToiletPaperHanger": 0.7,
+    "Television": 1.45,
+    "Curtains": 1.05,
+    "Shelf": 1.2,
+}
 # Where a leftover part goes when its host is missing: it becomes a wall-side piece of its own.
-_HOSTLESS_EDGE = ("SinkBasin", "BathtubBasin", "Faucet", "StoveKnob", "ShowerGlass", "ShowerDoor",
-                  "ShowerCurtain")
+_HOSTLESS_EDGE = (
+    "SinkBasin",
+    "BathtubBasin",
+    "Faucet",
+    "StoveKnob",
+    "ShowerGlass",
+    "ShowerDoor",
+    "ShowerCurtain",
+)
 
 
 class RoomLayout:
@@ -89,8 +108,9 @@ class RoomLayout:
                 s = max(s, b)
         return None
 
-    def on_wall(self, side: str, s: float, width: float, depth: float, y0: float, height: float,
-                out: float = 0.0) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    def on_wall(
+        self, side: str, s: float, width: float, depth: float, y0: float, height: float, out: float = 0.0
+    ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
         """Centre and world size of a box against a wall: `s` along it, `out` metres away from it."""
         r, t = self.room, WALL_THICKNESS / 2
         yc = round(y0 + height / 2, 4)
@@ -102,11 +122,28 @@ class RoomLayout:
         cx = r.x1 - t - out - depth / 2 if side == "E" else r.x0 + t + out + depth / 2
         return (round(cx, 4), yc, round(cz, 4)), (depth, height, width)
 
-    def add(self, otype: str, name: str, center: tuple, size: tuple, facing: int, parent: str | None = None,
-            **state: object) -> Obj:
+    def add(
+        self,
+        otype: str,
+        name: str,
+        center: tuple,
+        size: tuple,
+        facing: int,
+        parent: str | None = None,
+        **state: object,
+    ) -> Obj:
         """Record a laid-out object."""
-        obj = Obj(id=name, type=otype, name=name, center=center, size=size, facing=facing, room=self.room.id,
-                  parent=parent, **state)
+        obj = Obj(
+            id=name,
+            type=otype,
+            name=name,
+            center=center,
+            size=size,
+            facing=facing,
+            room=self.room.id,
+            parent=parent,
+            **state,
+        )
         self.objects.append(obj)
         return obj
 
@@ -114,8 +151,13 @@ class RoomLayout:
         """Lay out every non-small object; False when the room is too small for them."""
         r = self.room
         floor = self.take("Floor") or f"Floor_{self.room.id}"
-        self.add("Floor", floor, ((r.x0 + r.x1) / 2, -0.005, (r.z0 + r.z1) / 2), (r.x1 - r.x0, 0.01, r.z1 - r.z0),
-                 0)
+        self.add(
+            "Floor",
+            floor,
+            ((r.x0 + r.x1) / 2, -0.005, (r.z0 + r.z1) / 2),
+            (r.x1 - r.x0, 0.01, r.z1 - r.z0),
+            0,
+        )
         steps = (self._counters, self._edges, self._walls, self._free, self._leftovers)
         return all(step() for step in steps)
 
@@ -144,7 +186,7 @@ class RoomLayout:
         while len(spans) < n_ct and any(len(sp) > 1 for sp in spans):
             longest = max(range(len(spans)), key=lambda i: (len(spans[i]), -i))
             sp = spans.pop(longest)
-            spans[longest:longest] = [sp[: len(sp) // 2], sp[len(sp) // 2:]]
+            spans[longest:longest] = [sp[: len(sp) // 2], sp[len(sp) // 2 :]]
         topped = spans[:n_ct]
         for sp in topped:
             _, _, side, s0 = sp[0]
@@ -224,8 +266,9 @@ class RoomLayout:
         for k, name in enumerate(names):
             row, col = divmod(k, per_row)
             bw = width / per_row
-            c, sz = self.on_wall(side, s + col * bw + (bw - 0.24) / 2, 0.24, 0.24, top, 0.02,
-                                 out=0.05 + (1 - row) * 0.28)
+            c, sz = self.on_wall(
+                side, s + col * bw + (bw - 0.24) / 2, 0.24, 0.24, top, 0.02, out=0.05 + (1 - row) * 0.28
+            )
             self.add("StoveBurner", name, c, sz, _FACING[side])
             burner_ids.append(name)
         knobs = list(self.pool.pop("StoveKnob", []))
@@ -241,8 +284,12 @@ class RoomLayout:
         if spot is None:
             return False
         x, z = spot
-        self.fixtures.append(Fixture((x - w / 2, 0.0, z - d / 2, x + w / 2, COUNTER_H, z + d / 2), (120, 95, 70)))
-        self.add("CounterTop", self.take("CounterTop"), (x, COUNTER_H + SLAB / 2, z), (w + 0.04, SLAB, d + 0.04), 0)
+        self.fixtures.append(
+            Fixture((x - w / 2, 0.0, z - d / 2, x + w / 2, COUNTER_H, z + d / 2), (120, 95, 70))
+        )
+        self.add(
+            "CounterTop", self.take("CounterTop"), (x, COUNTER_H + SLAB / 2, z), (w + 0.04, SLAB, d + 0.04), 0
+        )
         return True
 
     def _upper_cabinets(self, run_sides: set[str]) -> bool:
@@ -257,9 +304,27 @@ class RoomLayout:
 
     # -- wall-side and wall-mounted pieces ----------------------------------------------------------------
     def _edges(self) -> bool:
-        order = ["Fridge", "Bathtub", "Bed", "Sofa", "Dresser", "Desk", "TVStand", "Toilet", "ShelvingUnit",
-                 "SideTable", "LaundryHamper", "Safe", "GarbageCan", "FloorLamp", "RoomDecor", "VacuumCleaner"]
-        for otype in order + [t for t in sorted(self.pool) if TYPES[t].placement == "edge" and t not in order]:
+        order = [
+            "Fridge",
+            "Bathtub",
+            "Bed",
+            "Sofa",
+            "Dresser",
+            "Desk",
+            "TVStand",
+            "Toilet",
+            "ShelvingUnit",
+            "SideTable",
+            "LaundryHamper",
+            "Safe",
+            "GarbageCan",
+            "FloorLamp",
+            "RoomDecor",
+            "VacuumCleaner",
+        ]
+        for otype in order + [
+            t for t in sorted(self.pool) if TYPES[t].placement == "edge" and t not in order
+        ]:
             while (name := self.take(otype)) is not None:
                 w, h, d = spec(otype).size
                 slot = self.allocate(self.low, w + 0.05)
@@ -293,13 +358,26 @@ class RoomLayout:
             self.add("ShowerHead", head, c, sz, tub.facing)
 
     def _walls(self) -> bool:
-        for otype in ("Window", "Mirror", "Painting", "Poster", "TowelHolder", "HandTowelHolder", "ShowerHead",
-                      "Blinds", "ToiletPaperHanger", "LightSwitch"):
+        for otype in (
+            "Window",
+            "Mirror",
+            "Painting",
+            "Poster",
+            "TowelHolder",
+            "HandTowelHolder",
+            "ShowerHead",
+            "Blinds",
+            "ToiletPaperHanger",
+            "LightSwitch",
+        ):
             while (name := self.take(otype)) is not None:
                 if not self._mount(otype, name):
                     return False
-        if self.pool.get("Television") and not any(self.pool.get(t) for t in ("TVStand", "Dresser")) and not any(
-                o.type in ("TVStand", "Dresser", "SideTable", "Desk") for o in self.objects):
+        if (
+            self.pool.get("Television")
+            and not any(self.pool.get(t) for t in ("TVStand", "Dresser"))
+            and not any(o.type in ("TVStand", "Dresser", "SideTable", "Desk") for o in self.objects)
+        ):
             while (name := self.take("Television")) is not None:
                 if not self._mount("Television", name):
                     return False
@@ -341,7 +419,7 @@ class RoomLayout:
             if slot is None:
                 return False
             side, s = slot
-            for j, name in enumerate(names[k:k + 3]):
+            for j, name in enumerate(names[k : k + 3]):
                 center, size = self.on_wall(side, s + 0.05, 0.8, 0.28, 1.1 + 0.35 * j, 0.04)
                 self.add("Shelf", name, center, size, _FACING[side])
         return True
@@ -363,7 +441,9 @@ class RoomLayout:
 
     def _seat(self, otype: str, name: str) -> bool:
         w, h, d = spec(otype).size
-        hosts = [o for o in self.objects if o.type in ("DiningTable", "Desk", "CounterTop") and o.bottom < 1.0]
+        hosts = [
+            o for o in self.objects if o.type in ("DiningTable", "Desk", "CounterTop") and o.bottom < 1.0
+        ]
         for host in hosts + [None]:
             if host is None:
                 spot = self._free_spot(w, d, clearance=0.5)
@@ -377,8 +457,14 @@ class RoomLayout:
     def _beside(self, host: Obj, w: float, d: float) -> tuple[float, float] | None:
         x0, _, z0, x1, _, z1 = host.box
         cx, cz = (x0 + x1) / 2, (z0 + z1) / 2
-        options = [(cx - 0.3, z1 + d / 2 + 0.05), (cx + 0.3, z1 + d / 2 + 0.05), (cx - 0.3, z0 - d / 2 - 0.05),
-                   (cx + 0.3, z0 - d / 2 - 0.05), (x0 - w / 2 - 0.05, cz), (x1 + w / 2 + 0.05, cz)]
+        options = [
+            (cx - 0.3, z1 + d / 2 + 0.05),
+            (cx + 0.3, z1 + d / 2 + 0.05),
+            (cx - 0.3, z0 - d / 2 - 0.05),
+            (cx + 0.3, z0 - d / 2 - 0.05),
+            (x0 - w / 2 - 0.05, cz),
+            (x1 + w / 2 + 0.05, cz),
+        ]
         for x, z in options:
             if self._fits(x, z, w, d, clearance=0.05, inner=0.1):
                 return round(x, 3), round(z, 3)
@@ -399,10 +485,16 @@ class RoomLayout:
             return False
         if z - d / 2 < r.z0 + inner or z + d / 2 > r.z1 - inner:
             return False
-        boxes = [o.box for o in self.objects if o.type != "Floor" and o.bottom < 1.0] + [f.box for f in self.fixtures]
+        boxes = [o.box for o in self.objects if o.type != "Floor" and o.bottom < 1.0] + [
+            f.box for f in self.fixtures
+        ]
         for bx0, _, bz0, bx1, _, bz1 in boxes:
-            if x - w / 2 < bx1 + clearance and x + w / 2 > bx0 - clearance and z - d / 2 < bz1 + clearance \
-                    and z + d / 2 > bz0 - clearance:
+            if (
+                x - w / 2 < bx1 + clearance
+                and x + w / 2 > bx0 - clearance
+                and z - d / 2 < bz1 + clearance
+                and z + d / 2 > bz0 - clearance
+            ):
                 return False
         return True
 
@@ -438,5 +530,11 @@ def _retype(obj: Obj, otype: str) -> Obj:
 
 def _box(center: tuple, size: tuple) -> tuple[float, float, float, float, float, float]:
     (x, y, z), (sx, sy, sz) = center, size
-    return (round(x - sx / 2, 4), round(y - sy / 2, 4), round(z - sz / 2, 4), round(x + sx / 2, 4),
-            round(y + sy / 2, 4), round(z + sz / 2, 4))
+    return (
+        round(x - sx / 2, 4),
+        round(y - sy / 2, 4),
+        round(z - sz / 2, 4),
+        round(x + sx / 2, 4),
+        round(y + sy / 2, 4),
+        round(z + sz / 2, 4),
+    )

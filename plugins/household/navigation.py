@@ -108,7 +108,9 @@ class NavGrid:
                     out.append((x, z))
         return out
 
-    def reachable(self, start: tuple[float, float], grid_size: float = GRID_SIZE) -> list[tuple[float, float]]:
+    def reachable(
+        self, start: tuple[float, float], grid_size: float = GRID_SIZE
+    ) -> list[tuple[float, float]]:
         """Positions on the lattice through `start` that the agent can walk to, sorted."""
         sx, sz = start
         if self.blocker(sx, sz) is not None:

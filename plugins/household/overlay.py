@@ -20,13 +20,19 @@ def hand_mask(height: int, width: int) -> np.ndarray:
     draw = ImageDraw.Draw(img)
     cx, base = width * 0.5, height * 1.02
     pw, ph = width * 0.16, height * 0.22
-    draw.rounded_rectangle((cx - pw / 2, base - ph, cx + pw / 2, base + ph * 0.3), radius=int(pw / 5), fill=255)
+    draw.rounded_rectangle(
+        (cx - pw / 2, base - ph, cx + pw / 2, base + ph * 0.3), radius=int(pw / 5), fill=255
+    )
     fw = pw / 4.4
     for k in range(4):
         fx = cx - pw / 2 + fw * 0.3 + k * (fw * 1.05)
         fl = ph * (0.45 + 0.12 * (1 - abs(k - 1.5) / 1.5))
-        draw.rounded_rectangle((fx, base - ph - fl, fx + fw * 0.9, base - ph + fw), radius=int(fw / 2), fill=255)
-    draw.ellipse((cx - pw / 2 - fw * 1.2, base - ph * 0.75, cx - pw / 2 + fw * 0.4, base - ph * 0.05), fill=255)
+        draw.rounded_rectangle(
+            (fx, base - ph - fl, fx + fw * 0.9, base - ph + fw), radius=int(fw / 2), fill=255
+        )
+    draw.ellipse(
+        (cx - pw / 2 - fw * 1.2, base - ph * 0.75, cx - pw / 2 + fw * 0.4, base - ph * 0.05), fill=255
+    )
     return np.asarray(img) > 0
 
 
@@ -50,5 +56,7 @@ def draw_labels(rgb: np.ndarray, frame: Frame, world: World) -> np.ndarray:
         rows, cols = np.nonzero(frame.owner == i)
         x, y = int(cols.mean()), int(rows.mean())
         text = world.objects[oid].type
-        draw.text((x - 3 * len(text), y - 5), text, fill=(255, 255, 255), stroke_width=1, stroke_fill=(0, 0, 0))
+        draw.text(
+            (x - 3 * len(text), y - 5), text, fill=(255, 255, 255), stroke_width=1, stroke_fill=(0, 0, 0)
+        )
     return np.asarray(img).copy()

@@ -9,8 +9,18 @@ from suite_household.world import Obj, World
 Rect = tuple[float, float, float, float]  # x0, z0, x1, z1
 
 # Open-topped receptacles hold their contents sunk by this fraction of their own height.
-_SUNK = {"Bowl": 0.5, "Pot": 0.6, "Mug": 0.6, "Cup": 0.6, "Pan": 0.5, "GarbageCan": 0.4, "LaundryHamper": 0.4,
-         "Toaster": 0.35, "Bathtub": 0.6, "Box": 0.0}
+_SUNK = {
+    "Bowl": 0.5,
+    "Pot": 0.6,
+    "Mug": 0.6,
+    "Cup": 0.6,
+    "Pan": 0.5,
+    "GarbageCan": 0.4,
+    "LaundryHamper": 0.4,
+    "Toaster": 0.35,
+    "Bathtub": 0.6,
+    "Box": 0.0,
+}
 # Receptacles with several shelves: support heights as fractions of their height.
 _LEVELS = {"Fridge": (0.04, 0.5), "ShelvingUnit": (0.33, 0.66, 1.0)}
 _WALL = 0.03
@@ -41,8 +51,13 @@ def surfaces(rec: Obj) -> list[tuple[float, float, Rect]]:
     return [(y, 2.0, (x0 + 0.01, z0 + 0.01, x1 - 0.01, z1 - 0.01))]
 
 
-def find_spot(world: World, rec: Obj, size: tuple[float, float, float], ignore: str | None = None,
-              prefer: tuple[float, float] | None = None) -> tuple[float, float, float] | None:
+def find_spot(
+    world: World,
+    rec: Obj,
+    size: tuple[float, float, float],
+    ignore: str | None = None,
+    prefer: tuple[float, float] | None = None,
+) -> tuple[float, float, float] | None:
     """The centre at which an object of `size` fits in/on `rec` without overlapping its contents, or None."""
     sx, sy, sz = size
     for y, free_h, (x0, z0, x1, z1) in surfaces(rec):
@@ -57,8 +72,12 @@ def find_spot(world: World, rec: Obj, size: tuple[float, float, float], ignore: 
         ok = np.ones(gx.shape, dtype=bool)
         for s in _resting_on(world, y, (x0, z0, x1, z1), (rec.id, ignore)):
             bx0, _, bz0, bx1, _, bz1 = s.box
-            ok &= ~((gx - sx / 2 < bx1 - 0.005) & (gx + sx / 2 > bx0 + 0.005)
-                    & (gz - sz / 2 < bz1 - 0.005) & (gz + sz / 2 > bz0 + 0.005))
+            ok &= ~(
+                (gx - sx / 2 < bx1 - 0.005)
+                & (gx + sx / 2 > bx0 + 0.005)
+                & (gz - sz / 2 < bz1 - 0.005)
+                & (gz + sz / 2 > bz0 + 0.005)
+            )
         if not ok.any():
             continue
         px, pz = prefer if prefer is not None else ((x0 + x1) / 2, (z0 + z1) / 2)

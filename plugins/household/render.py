@@ -17,7 +17,7 @@ CEILING_COLOR = (246, 246, 244)
 NEAR = 0.02
 FAR = 50.0
 _ANGLE_BINS = 4096
-_FACE_SHADE = np.array([0.78, 1.0, 0.9, 0.62], dtype=np.float32)  # x faces, top, z faces, bottom
+_FACE_SHADE = np.array([0.78, 1.0, 0.9, 0.9], dtype=np.float32)  # x faces, top, z faces, bottom
 
 
 @dataclass
@@ -46,8 +46,25 @@ def _rays(width: int, height: int, fov: float, horizon: float) -> tuple[np.ndarr
     bins = lo + (np.arange(_ANGLE_BINS) + 0.5) * (hi - lo + 1e-9) / _ANGLE_BINS
     idx = np.clip(((alpha - lo) / (hi - lo + 1e-9) * _ANGLE_BINS).astype(np.int32), 0, _ANGLE_BINS - 1)
     hnorm = np.sqrt(px2 * px2 + qz * qz).astype(np.float32)
-    return (np.ascontiguousarray(px2), np.ascontiguousarray(qz.astype(np.float32)), np.ascontiguousarray(dy),
-            idx, hnorm, bins)
+    return (
+        np.ascontiguousarray(px2),
+        np.ascontiguousarray(qz.astype(np.float32)),
+        np.ascontiguousarray(dy),
+        idx,
+        hnorm,
+        bins,
+    )
+
+
+@lru_cache(maxsize=16)
+def _floor_ceiling(
+    width: int, height: int, fov: float, horizon: float, cam_y: float
+) -> tuple[np.ndarray, ...]:
+    """Per-pixel distance to the floor or ceiling plane and its face code, for one pitch and camera height."""
+    dy = _rays(width, height, fov, horizon)[2]
+    with np.errstate(divide="ignore"):
+        t = np.where(dy < 0, -cam_y / dy, np.where(dy > 0, (WALL_HEIGHT - cam_y) / dy, FAR))
+    return np.minimum(t, FAR).astype(np.float32), np.where(dy < 0, 1, 3).astype(np.int8)
 
 
 def instance_color(object_id: str) -> tuple[int, int, int]:
@@ -81,14 +98,29 @@ class Renderer:
                 ids.append(oid)
         part_owner = np.array([ids_index[o] if o else ids_index["fixture"] for o in owners], dtype=np.int32)
         part = np.full((h, w), -1, dtype=np.int32)
-        self._boxes(np.array(boxes, dtype=np.float32).reshape(-1, 6), cam, agent, dx, dy, dz, depth, part, face)
+        self._boxes(
+            np.array(boxes, dtype=np.float32).reshape(-1, 6), cam, agent, dx, dy, dz, depth, part, face
+        )
         hit = part >= 0
         owner[hit] = part_owner[part[hit]]
-        rgb = self._compose(world, ids, owner, part, face, colors, depth, dx, dy, dz, cam) if shade_colors else None
+        rgb = (
+            self._compose(world, ids, owner, part, face, colors, depth, dx, dy, dz, cam)
+            if shade_colors
+            else None
+        )
         return Frame(rgb=rgb, depth=depth, owner=owner, ids=ids)
 
-    def _structure(self, world: World, agent: Agent, dy: np.ndarray, idx: np.ndarray, hnorm: np.ndarray,
-                   bins: np.ndarray, dx: np.ndarray, dz: np.ndarray) -> tuple:
+    def _structure(
+        self,
+        world: World,
+        agent: Agent,
+        dy: np.ndarray,
+        idx: np.ndarray,
+        hnorm: np.ndarray,
+        bins: np.ndarray,
+        dx: np.ndarray,
+        dz: np.ndarray,
+    ) -> tuple:
         cx, cy, cz = agent.camera
         walls = world.scene.walls
         beta = math.radians(agent.yaw) + bins
@@ -99,39 +131,48 @@ class Renderer:
             t2 = (wb[None, :, 3] - cx) / ux
             t3 = (wb[None, :, 2] - cz) / uz
             t4 = (wb[None, :, 5] - cz) / uz
-        tn = np.maximum(np.minimum(t1, t2), np.minimum(t3, t4))
+        tx = np.minimum(t1, t2)
+        tn = np.maximum(tx, np.minimum(t3, t4))
         tf = np.minimum(np.maximum(t1, t2), np.maximum(t3, t4))
         tn = np.where((tn <= tf) & (tf > 0), np.maximum(tn, 0), np.inf)
         which = np.argmin(tn, axis=1)
-        dist = tn[np.arange(len(bins)), which]
-        xface = np.isclose(tn[np.arange(len(bins)), which], np.minimum(t1, t2)[np.arange(len(bins)), which])
-        t_wall = (dist[idx] / hnorm).astype(np.float32)
+        rows = np.arange(len(bins))
+        dist = np.minimum(tn[rows, which], FAR).astype(np.float32)
+        xface = np.where(np.isclose(tn[rows, which], tx[rows, which]), 0, 2).astype(np.int8)
+        t_fc, face_fc = _floor_ceiling(self.width, self.height, self.fov, agent.horizon, cy)
+        t_wall = dist[idx] / hnorm
         y_wall = cy + t_wall * dy
-        with np.errstate(divide="ignore"):
-            t_floor = np.where(dy < 0, -cy / dy, np.inf).astype(np.float32)
-            t_ceil = np.where(dy > 0, (WALL_HEIGHT - cy) / dy, np.inf).astype(np.float32)
-        is_wall = (y_wall >= 0) & (y_wall <= WALL_HEIGHT) & np.isfinite(t_wall)
-        depth = np.where(is_wall, t_wall, np.minimum(t_floor, t_ceil)).astype(np.float32)
-        depth = np.minimum(depth, FAR)
+        is_wall = (y_wall >= 0) & (y_wall <= WALL_HEIGHT)
+        depth = np.where(is_wall, t_wall, t_fc)
         ids = ["ceiling", "fixture"] + [f"wall|{i}" for i in range(len(walls))]
         floors = [o for o in world.objects.values() if o.type == "Floor"]
         ids += [f.id for f in floors]
-        owner = np.zeros(depth.shape, dtype=np.int32)
-        owner[is_wall] = 2 + which[idx][is_wall]
-        floor_px = ~is_wall & (dy < 0)
-        if floors:
-            fx = cx + depth * dx
-            fz = cz + depth * dz
-            owner[floor_px] = 2 + len(walls)
+        floor_px = ~is_wall & (face_fc == 1)
+        owner = np.where(is_wall, (2 + which.astype(np.int32))[idx], np.where(floor_px, 2 + len(walls), 0))
+        if len(floors) > 1:
+            fi = np.flatnonzero(floor_px)
+            fx = cx + depth.ravel()[fi] * dx.ravel()[fi]
+            fz = cz + depth.ravel()[fi] * dz.ravel()[fi]
+            flat = owner.ravel()
             for k, f in enumerate(floors[1:], start=1):
                 x0, _, z0, x1, _, z1 = f.box
-                inside = floor_px & (fx >= x0) & (fx < x1) & (fz >= z0) & (fz < z1)
-                owner[inside] = 2 + len(walls) + k
-        face = np.where(is_wall, np.where(xface[idx], 0, 2), np.where(dy < 0, 1, 3)).astype(np.int8)
-        return depth, owner, face, ids
+                inside = (fx >= x0) & (fx < x1) & (fz >= z0) & (fz < z1)
+                flat[fi[inside]] = 2 + len(walls) + k
+        face = np.where(is_wall, xface[idx], face_fc)
+        return depth.astype(np.float32), owner.astype(np.int32), face, ids
 
-    def _boxes(self, boxes: np.ndarray, cam: tuple, agent: Agent, dx: np.ndarray, dy: np.ndarray, dz: np.ndarray,
-               depth: np.ndarray, part: np.ndarray, face: np.ndarray) -> None:
+    def _boxes(
+        self,
+        boxes: np.ndarray,
+        cam: tuple,
+        agent: Agent,
+        dx: np.ndarray,
+        dy: np.ndarray,
+        dz: np.ndarray,
+        depth: np.ndarray,
+        part: np.ndarray,
+        face: np.ndarray,
+    ) -> None:
         if not len(boxes):
             return
         h, w = depth.shape
@@ -179,41 +220,51 @@ class Renderer:
             fc = np.where(tn == tminy, np.where(dy[sl] < 0, 1, 3), np.where(tn == tminx, 0, 2))
             face[sl][hit] = fc[hit]
 
-    def _compose(self, world: World, ids: list[str], owner: np.ndarray, part: np.ndarray, face: np.ndarray,
-                 colors: list, depth: np.ndarray, dx: np.ndarray, dy: np.ndarray, dz: np.ndarray,
-                 cam: tuple) -> np.ndarray:
+    def _compose(
+        self,
+        world: World,
+        ids: list[str],
+        owner: np.ndarray,
+        part: np.ndarray,
+        face: np.ndarray,
+        colors: list,
+        depth: np.ndarray,
+        dx: np.ndarray,
+        dy: np.ndarray,
+        dz: np.ndarray,
+        cam: tuple,
+    ) -> np.ndarray:
         n_struct = len(world.scene.walls) + 2
-        floor_colors = [TYPES["Floor"].color for _ in ids[n_struct:]]
-        struct = np.array([CEILING_COLOR, (120, 95, 70)] + [WALL_COLOR] * (n_struct - 2) + floor_colors,
-                          dtype=np.float32)[: len(ids)]
-        table = np.concatenate([struct, np.zeros((max(0, len(ids) - len(struct)), 3), np.float32)])
-        base = table[owner]
+        struct = [CEILING_COLOR, (120, 95, 70)] + [WALL_COLOR] * (n_struct - 2)
+        struct += [TYPES["Floor"].color] * (len(ids) - n_struct)
+        table = np.array(struct + list(colors), dtype=np.float32)
+        shaded = np.clip(table[:, None, :] * _FACE_SHADE[None, :, None], 0, 255).astype(np.uint8)
         hit = part >= 0
-        if colors:
-            base[hit] = np.array(colors, dtype=np.float32)[part[hit]]
-        rgb = base * _FACE_SHADE[face][..., None]
+        cidx = np.where(hit, part + len(ids), owner)
+        rgb = shaded[cidx, face]
         cx, cy, cz = cam
-        px = cx + depth * dx
-        pz = cz + depth * dz
-        floor = (~hit) & (face == 1)
-        checker = ((np.floor(px * 2) + np.floor(pz * 2)) % 2 == 0) & floor
-        rgb[checker] *= 0.9
-        marked = [i for i, oid in enumerate(ids) if oid in world.objects
-                  and (world.objects[oid].is_dirty or world.objects[oid].is_broken)]
-        if marked:
-            py = cy + depth * dy
-            cell = (np.floor(px * 60) * 7 + np.floor(py * 60) * 13 + np.floor(pz * 60) * 17).astype(np.int64)
-            noise = (cell * 2654435761 % 1000) / 1000.0
-            for i in marked:
-                obj = world.objects[ids[i]]
-                mask = owner == i
-                if obj.is_dirty:
-                    rgb[mask & (noise < 0.3)] = (96, 82, 52)
-                if obj.is_broken:
-                    crack = (np.abs(np.sin((px + pz) * 40 + py * 25)) < 0.12) & mask
-                    rgb[crack] = (25, 25, 25)
+        floor = np.flatnonzero(((~hit) & (face == 1)).ravel())
+        px = cx + depth.ravel()[floor] * dx.ravel()[floor]
+        pz = cz + depth.ravel()[floor] * dz.ravel()[floor]
+        flat = rgb.reshape(-1, 3)
+        dark = floor[(np.floor(px * 2) + np.floor(pz * 2)) % 2 == 0]
+        flat[dark] = (flat[dark] * 0.9).astype(np.uint8)
+        for i, oid in enumerate(ids):
+            obj = world.objects.get(oid)
+            if obj is None or not (obj.is_dirty or obj.is_broken):
+                continue
+            sel = np.flatnonzero((owner == i).ravel())
+            d = depth.ravel()[sel]
+            wx, wy, wz = cx + d * dx.ravel()[sel], cy + d * dy.ravel()[sel], cz + d * dz.ravel()[sel]
+            if obj.is_dirty:
+                cell = (np.floor(wx * 60) * 7 + np.floor(wy * 60) * 13 + np.floor(wz * 60) * 17).astype(
+                    np.int64
+                )
+                flat[sel[(cell * 2654435761 % 1000) < 300]] = (96, 82, 52)
+            if obj.is_broken:
+                flat[sel[np.abs(np.sin((wx + wz) * 40 + wy * 25)) < 0.12]] = (25, 25, 25)
         room = world.room_at(world.agent.x, world.agent.z)
         lights = [o for o in world.objects.values() if o.type == "LightSwitch" and o.room == room]
         if lights and not any(o.is_toggled for o in lights):
-            rgb *= 0.45
-        return np.clip(rgb, 0, 255).astype(np.uint8)
+            rgb = (rgb * 0.45).astype(np.uint8)
+        return rgb

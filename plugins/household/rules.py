@@ -23,8 +23,11 @@ class RuleSet:
     preconditions: Mapping[str, tuple[Precondition, ...]] = field(default_factory=dict)
     effects: tuple[Effect, ...] = ()
 
-    def extend(self, preconditions: Mapping[str, list[Precondition]] | None = None,
-               effects: list[Effect] | None = None) -> RuleSet:
+    def extend(
+        self,
+        preconditions: Mapping[str, list[Precondition]] | None = None,
+        effects: list[Effect] | None = None,
+    ) -> RuleSet:
         """A copy with extra preconditions (appended per action) and extra effects (run after these)."""
         pre = {k: tuple(v) for k, v in self.preconditions.items()}
         for action, fns in (preconditions or {}).items():
@@ -50,7 +53,7 @@ def _contents(world: World, object_id: str) -> list[Obj]:
 
 
 def heat_sources_cook(world: World) -> None:
-    """A switched-on microwave, toaster or stove burner cooks what it holds (through a pan or pot) and heats it."""
+    """A switched-on microwave, toaster or stove burner cooks and heats what it holds (through a pan)."""
     hot: set[str] = set()
     for obj in list(world.objects.values()):
         if TYPES[obj.type].heat_source and obj.is_toggled:
@@ -115,7 +118,11 @@ def _held(world: World) -> Obj | None:
 def knife_to_slice(world: World, action: str, target: Obj | None, args: Mapping[str, Any]) -> str | None:
     """Slicing needs a held Knife or ButterKnife, except cracking an Egg."""
     held = _held(world)
-    if target is not None and target.type != "Egg" and (held is None or held.type not in ("Knife", "ButterKnife")):
+    if (
+        target is not None
+        and target.type != "Egg"
+        and (held is None or held.type not in ("Knife", "ButterKnife"))
+    ):
         return f"Must be holding a knife to slice {target.type}"
     return None
 
@@ -123,7 +130,9 @@ def knife_to_slice(world: World, action: str, target: Obj | None, args: Mapping[
 FLAT_SURFACES = frozenset({"CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Plate", "Pan"})
 
 
-def slice_on_flat_surface(world: World, action: str, target: Obj | None, args: Mapping[str, Any]) -> str | None:
+def slice_on_flat_surface(
+    world: World, action: str, target: Obj | None, args: Mapping[str, Any]
+) -> str | None:
     """The thing to slice rests on a flat surface; an Egg must be in a Pan."""
     if target is None:
         return None
@@ -145,14 +154,18 @@ def put_into_clean(world: World, action: str, target: Obj | None, args: Mapping[
 DISHES = frozenset({"Bowl", "Cup", "Mug", "Plate", "Pot", "Pan", "Kettle"})
 
 
-def faucet_needs_clear_basin(world: World, action: str, target: Obj | None, args: Mapping[str, Any]) -> str | None:
+def faucet_needs_clear_basin(
+    world: World, action: str, target: Obj | None, args: Mapping[str, Any]
+) -> str | None:
     """A Faucet turns on only when its basin is empty or holds dishes and cookware."""
     if target is None or target.type != "Faucet":
         return None
     basin = _basin_under(world, target)
     if basin is None:
         return None
-    blocking = [world.objects[c].type for c in world.children(basin.id) if world.objects[c].type not in DISHES]
+    blocking = [
+        world.objects[c].type for c in world.children(basin.id) if world.objects[c].type not in DISHES
+    ]
     return f"{blocking[0]} in the SinkBasin blocks the Faucet" if blocking else None
 
 
@@ -167,7 +180,9 @@ def stove_needs_pan(world: World, action: str, target: Obj | None, args: Mapping
     return "A Pan must be on the StoveBurner before it is turned on"
 
 
-def television_needs_remote(world: World, action: str, target: Obj | None, args: Mapping[str, Any]) -> str | None:
+def television_needs_remote(
+    world: World, action: str, target: Obj | None, args: Mapping[str, Any]
+) -> str | None:
     """The Television is switched with a held RemoteControl."""
     held = _held(world)
     if target is not None and target.type == "Television" and (held is None or held.type != "RemoteControl"):
@@ -185,18 +200,22 @@ def clean_at_sink(world: World, action: str, target: Obj | None, args: Mapping[s
     held = _held(world)
     if held is None or held.type != "DishSponge":
         return "Must be holding a DishSponge to clean"
-    if not any(f.type == "Faucet" and f.is_toggled and _basin_under(world, f) == parent
-               for f in world.objects.values()):
+    if not any(
+        f.type == "Faucet" and f.is_toggled and _basin_under(world, f) == parent
+        for f in world.objects.values()
+    ):
         return "The Faucet must be on to clean"
     return None
 
 
 def kitchen_world_rules() -> RuleSet:
     """AI2-THOR's rules plus AsgardBench-style kitchen preconditions (knife, surfaces, clean dishes, ...)."""
-    return thor_rules().extend({
-        "SliceObject": [knife_to_slice, slice_on_flat_surface],
-        "PutObject": [put_into_clean],
-        "ToggleObjectOn": [faucet_needs_clear_basin, stove_needs_pan, television_needs_remote],
-        "ToggleObjectOff": [television_needs_remote],
-        "CleanObject": [clean_at_sink],
-    })
+    return thor_rules().extend(
+        {
+            "SliceObject": [knife_to_slice, slice_on_flat_surface],
+            "PutObject": [put_into_clean],
+            "ToggleObjectOn": [faucet_needs_clear_basin, stove_needs_pan, television_needs_remote],
+            "ToggleObjectOff": [television_needs_remote],
+            "CleanObject": [clean_at_sink],
+        }
+    )

@@ -19,12 +19,23 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
     """A JSON-ready dict of the scene."""
     a = scene.agent
     return {
-        "format": FORMAT, "name": scene.name, "seed": scene.seed, "meta": scene.meta,
-        "rooms": [{"id": r.id, "type": r.type, "x0": r.x0, "z0": r.z0, "x1": r.x1, "z1": r.z1} for r in scene.rooms],
+        "format": FORMAT,
+        "name": scene.name,
+        "seed": scene.seed,
+        "meta": scene.meta,
+        "rooms": [
+            {"id": r.id, "type": r.type, "x0": r.x0, "z0": r.z0, "x1": r.x1, "z1": r.z1} for r in scene.rooms
+        ],
         "walls": [[w.x0, w.z0, w.x1, w.z1] for w in scene.walls],
         "fixtures": [{"box": list(f.box), "color": list(f.color)} for f in scene.fixtures],
-        "objects": [{f: (list(v) if isinstance(v, tuple) else v) for f in Obj.__slots__ if (v := getattr(o, f)) is not None
-                     or f == "parent"} for o in scene.objects],
+        "objects": [
+            {
+                f: (list(v) if isinstance(v, tuple) else v)
+                for f in Obj.__slots__
+                if (v := getattr(o, f)) is not None or f == "parent"
+            }
+            for o in scene.objects
+        ],
         "agent": {"x": a.x, "z": a.z, "yaw": a.yaw, "horizon": a.horizon, "standing": a.standing},
     }
 
@@ -35,16 +46,24 @@ def scene_from_dict(data: dict[str, Any], source: str | Path = "<scene>") -> Sce
     for i, o in enumerate(data["objects"]):
         if o["type"] not in TYPES:
             raise DataError(source, f"/objects/{i}/type", f"a known object type, not {o['type']!r}")
-    objects = tuple(Obj(**{k: tuple(v) if isinstance(v, list) else v for k, v in o.items()}) for o in data["objects"])
+    objects = tuple(
+        Obj(**{k: tuple(v) if isinstance(v, list) else v for k, v in o.items()}) for o in data["objects"]
+    )
     ids = {o.id for o in objects}
     for i, o in enumerate(objects):
         if o.parent is not None and o.parent not in ids:
-            raise DataError(source, f"/objects/{i}/parent", f"the id of an object in the scene, not {o.parent!r}")
+            raise DataError(
+                source, f"/objects/{i}/parent", f"the id of an object in the scene, not {o.parent!r}"
+            )
     return Scene(
-        name=data["name"], seed=data["seed"],
-        rooms=tuple(Room(**r) for r in data["rooms"]), walls=tuple(Wall(*w) for w in data["walls"]),
+        name=data["name"],
+        seed=data["seed"],
+        rooms=tuple(Room(**r) for r in data["rooms"]),
+        walls=tuple(Wall(*w) for w in data["walls"]),
         fixtures=tuple(Fixture(tuple(f["box"]), tuple(f["color"])) for f in data["fixtures"]),
-        objects=objects, agent=Agent(**data["agent"]), meta=data.get("meta", {}),
+        objects=objects,
+        agent=Agent(**data["agent"]),
+        meta=data.get("meta", {}),
     )
 
 

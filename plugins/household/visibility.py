@@ -18,8 +18,14 @@ def _sample_points(box: tuple) -> np.ndarray:
     zs = np.linspace(z0 + 0.1 * (z1 - z0), z1 - 0.1 * (z1 - z0), nz)
     ys = np.linspace(y0 + 0.1 * (y1 - y0), y1 - 0.02 * (y1 - y0), ny)
     top = np.array([(x, y1 - 0.02 * (y1 - y0), z) for x in xs for z in zs])
-    sides = np.array([(x, y, z) for y in ys for x in (x0 + 0.1 * (x1 - x0), x1 - 0.1 * (x1 - x0))
-                      for z in (z0 + 0.1 * (z1 - z0), z1 - 0.1 * (z1 - z0))])
+    sides = np.array(
+        [
+            (x, y, z)
+            for y in ys
+            for x in (x0 + 0.1 * (x1 - x0), x1 - 0.1 * (x1 - x0))
+            for z in (z0 + 0.1 * (z1 - z0), z1 - 0.1 * (z1 - z0))
+        ]
+    )
     return np.concatenate([top, sides, [((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2)]])
 
 
@@ -66,8 +72,9 @@ def visible_objects(world: World, width: int, height: int, fov: float, distance:
     all_boxes = np.array(boxes + walls, dtype=np.float64) - np.concatenate([cam, cam])
     all_owner = np.array(owners + [""] * len(walls), dtype=object)
     reach = distance + 1.0
-    near = (np.maximum(np.maximum(all_boxes[:, 0], -all_boxes[:, 3]), 0) < reach) & \
-           (np.maximum(np.maximum(all_boxes[:, 2], -all_boxes[:, 5]), 0) < reach)
+    near = (np.maximum(np.maximum(all_boxes[:, 0], -all_boxes[:, 3]), 0) < reach) & (
+        np.maximum(np.maximum(all_boxes[:, 2], -all_boxes[:, 5]), 0) < reach
+    )
     all_boxes, all_owner = all_boxes[near], all_owner[near]
     for oid, pts in cands:
         skip = {oid, *world.descendants(oid), *held}

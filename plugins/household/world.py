@@ -110,8 +110,14 @@ class Wall:
     def box(self) -> Box:
         """The wall as a solid box of WALL_THICKNESS."""
         t = WALL_THICKNESS / 2
-        return (min(self.x0, self.x1) - t, 0.0, min(self.z0, self.z1) - t,
-                max(self.x0, self.x1) + t, WALL_HEIGHT, max(self.z0, self.z1) + t)
+        return (
+            min(self.x0, self.x1) - t,
+            0.0,
+            min(self.z0, self.z1) - t,
+            max(self.x0, self.x1) + t,
+            WALL_HEIGHT,
+            max(self.z0, self.z1) + t,
+        )
 
 
 @dataclass(frozen=True)
@@ -138,8 +144,12 @@ class Scene:
     @property
     def bounds(self) -> tuple[float, float, float, float]:
         """(xmin, zmin, xmax, zmax) of all rooms."""
-        return (min(r.x0 for r in self.rooms), min(r.z0 for r in self.rooms),
-                max(r.x1 for r in self.rooms), max(r.z1 for r in self.rooms))
+        return (
+            min(r.x0 for r in self.rooms),
+            min(r.z0 for r in self.rooms),
+            max(r.x1 for r in self.rooms),
+            max(r.z1 for r in self.rooms),
+        )
 
 
 class World:

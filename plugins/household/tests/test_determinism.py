@@ -10,20 +10,35 @@ import sys
 from suite_household.controller import Controller
 from suite_household.generator import generate_house
 
-ACTIONS = [{"action": "RotateRight", "degrees": 30}, {"action": "MoveAhead"}, {"action": "LookDown"},
-           {"action": "MoveLeft", "moveMagnitude": 0.5}, {"action": "RotateLeft"}, {"action": "Crouch"},
-           {"action": "PickupObject", "x": 0.5, "y": 0.6}, {"action": "Stand"}, {"action": "MoveBack"}]
+ACTIONS = [
+    {"action": "RotateRight", "degrees": 30},
+    {"action": "MoveAhead"},
+    {"action": "LookDown"},
+    {"action": "MoveLeft", "moveMagnitude": 0.5},
+    {"action": "RotateLeft"},
+    {"action": "Crouch"},
+    {"action": "PickupObject", "x": 0.5, "y": 0.6},
+    {"action": "Stand"},
+    {"action": "MoveBack"},
+]
 
 
 def trace(seed: int) -> str:
     """Hash of every step's metadata and frame bytes for a fixed action list."""
-    ctl = Controller(scene=generate_house(seed, ["Kitchen", "LivingRoom"]), width=160, height=120,
-                     renderDepthImage=True, renderInstanceSegmentation=True)
+    ctl = Controller(
+        scene=generate_house(seed, ["Kitchen", "LivingRoom"]),
+        width=160,
+        height=120,
+        renderDepthImage=True,
+        renderInstanceSegmentation=True,
+    )
     digest = hashlib.sha256()
     for args in ACTIONS:
         ev = ctl.step(**args)
         digest.update(json.dumps(ev.metadata, sort_keys=True).encode())
-        digest.update(ev.frame.tobytes() + ev.depth_frame.tobytes() + ev.instance_segmentation_frame.tobytes())
+        digest.update(
+            ev.frame.tobytes() + ev.depth_frame.tobytes() + ev.instance_segmentation_frame.tobytes()
+        )
     return digest.hexdigest()
 
 
@@ -31,8 +46,13 @@ def test_same_seed_same_bytes_across_processes() -> None:
     here = trace(11)
     assert trace(11) == here
     code = "from suite_household.tests.test_determinism import trace; print(trace(11))"
-    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                           env={"PYTHONHASHSEED": "123", "PATH": ""})
+    other = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONHASHSEED": "123", "PATH": ""},
+    )
     assert other.stdout.strip() == here
 
 

@@ -9,11 +9,25 @@ import pytest
 from suite.errors import DataError
 from suite_household.catalog import TYPES, can_hold
 from suite_household.controller import Controller
-from suite_household.generator import ROOM_TYPES, floorplan_room_type, generate_floorplan, generate_house, generate_room
+from suite_household.generator import (
+    ROOM_TYPES,
+    floorplan_room_type,
+    generate_floorplan,
+    generate_house,
+    generate_room,
+)
 from suite_household.scene_io import load_scene, save_scene, scene_from_dict, scene_to_dict
 
-ITEM_CACHE = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "asgardbench" / "AsgardBench" / \
-    "Data" / "item_cache.json"
+ITEM_CACHE = (
+    Path(__file__).resolve().parents[3]
+    / ".."
+    / "shared"
+    / "data"
+    / "asgardbench"
+    / "AsgardBench"
+    / "Data"
+    / "item_cache.json"
+)
 
 
 @pytest.mark.parametrize("room_type", ROOM_TYPES)

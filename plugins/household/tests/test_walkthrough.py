@@ -1,4 +1,4 @@
-"""An agent walks through a kitchen: find, pick by pixel, wash, microwave, brew and slice, seen in the pixels."""
+"""A kitchen walkthrough: find, pick by pixel, wash, microwave, brew and slice, seen in the pixels."""
 
 from __future__ import annotations
 
@@ -12,8 +12,13 @@ W, H = 320, 240
 
 @pytest.fixture(scope="module")
 def ctl() -> Controller:
-    return Controller(scene=generate_room("Kitchen", seed=7), width=W, height=H, renderDepthImage=True,
-                      renderInstanceSegmentation=True)
+    return Controller(
+        scene=generate_room("Kitchen", seed=7),
+        width=W,
+        height=H,
+        renderDepthImage=True,
+        renderInstanceSegmentation=True,
+    )
 
 
 def find(ctl: Controller, object_type: str) -> str:
@@ -31,10 +36,15 @@ def approach(ctl: Controller, object_id: str, min_pixels: int = 12) -> Event:
     positions.sort(key=lambda p: (p["x"] - box["x"]) ** 2 + (p["z"] - box["z"]) ** 2)
     for pos in positions[:8]:
         for horizon in (30, 60, 0):
-            ev = ctl.step(action="TeleportFull", position=pos, rotation={"y": 0}, horizon=horizon, standing=True)
+            ev = ctl.step(
+                action="TeleportFull", position=pos, rotation={"y": 0}, horizon=horizon, standing=True
+            )
             assert ev.metadata["lastActionSuccess"], ev.metadata["errorMessage"]
             for _ in range(12):
-                if meta(ev, object_id)["visible"] and ev.instance_masks.get(object_id, np.zeros(1)).sum() >= min_pixels:
+                if (
+                    meta(ev, object_id)["visible"]
+                    and ev.instance_masks.get(object_id, np.zeros(1)).sum() >= min_pixels
+                ):
                     return ev
                 ev = ctl.step(action="RotateRight", degrees=30)
     raise AssertionError(f"{object_id} never became visible")
