@@ -1,4 +1,4 @@
-"""Performance of the embedded household simulator: actions/s without rendering, frames/s, memory per instance.
+"""Benchmark of the embedded household simulator: actions/s, frames/s and memory per instance.
 
 Targets (issue): >= 5,000 actions/s on one core, >= 100 fps at 320x240, >= 30 fps at 640x480, < 50 MB each.
 `--json` prints one JSON object with the same figures.

@@ -1,0 +1,99 @@
+"""Our side of env.backend=ai2thor, tested on a handwritten fixture to AI2-THOR's metadata schema.
+
+AI2-THOR itself cannot start here (its Unity build is downloaded at run time), so `ai2thor.controller` is
+replaced by a stub that records calls and returns fixture metadata; nothing here is a recording of AI2-THOR.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from suite_household.rules import kitchen_world_rules, thor_rules
+from suite_household.thor_backend import RefusedEvent, make_controller, world_from_metadata
+
+FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "thor_metadata_kitchen.json").read_text())
+APPLE = "Apple|-00.47|+01.15|+00.48"
+
+
+class _StubEvent:
+    def __init__(self, metadata: dict) -> None:
+        self.metadata = metadata
+        self.frame = None
+
+
+class _StubController:
+    calls: list[tuple[str, dict]] = []
+
+    def __init__(self, **kwargs: object) -> None:
+        _StubController.calls.append(("init", kwargs))
+        self.last_event = _StubEvent(FIXTURE)
+
+    def step(self, **kwargs: object) -> _StubEvent:
+        _StubController.calls.append(("step", kwargs))
+        return _StubEvent({**FIXTURE, "lastAction": kwargs["action"]})
+
+    def stop(self) -> None:
+        _StubController.calls.append(("stop", {}))
+
+
+@pytest.fixture
+def stub_ai2thor(monkeypatch: pytest.MonkeyPatch) -> type[_StubController]:
+    pkg, mod = types.ModuleType("ai2thor"), types.ModuleType("ai2thor.controller")
+    mod.Controller = _StubController
+    monkeypatch.setitem(sys.modules, "ai2thor", pkg)
+    monkeypatch.setitem(sys.modules, "ai2thor.controller", mod)
+    _StubController.calls = []
+    return _StubController
+
+
+def test_world_from_metadata_reads_states_and_parents() -> None:
+    world = world_from_metadata(FIXTURE)
+    mug = world.get("Mug|+01.45|+00.91|-01.23")
+    assert mug.is_dirty and mug.parent == "Sink|+01.38|+00.81|-01.27|SinkBasin"
+    assert world.held is None or world.held == "Knife|-01.70|+01.71|+04.01"
+    assert world.get("Knife|-01.70|+01.71|+04.01").picked_up
+    assert world.get(APPLE).parent == "CounterTop|-00.08|+01.15|00.00"
+
+
+def test_settings_are_forwarded_and_embedded_only_keys_dropped(stub_ai2thor: type[_StubController]) -> None:
+    ctl = make_controller(
+        "ai2thor",
+        "FloorPlan1",
+        width=640,
+        height=480,
+        visibilityDistance=6.0,
+        handOpacity=0.6,
+        rules=thor_rules(),
+    )
+    init = stub_ai2thor.calls[0][1]
+    assert init == {"scene": "FloorPlan1", "width": 640, "height": 480, "visibilityDistance": 6.0}
+    ev = ctl.step(action="SliceObject", objectId=APPLE)
+    assert stub_ai2thor.calls[-1] == ("step", {"action": "SliceObject", "objectId": APPLE})
+    assert ev.metadata["lastAction"] == "SliceObject"
+
+
+def test_benchmark_preconditions_refuse_before_ai2thor(stub_ai2thor: type[_StubController]) -> None:
+    ctl = make_controller("ai2thor", "FloorPlan1", rules=kitchen_world_rules())
+    ev = ctl.step(action="ToggleObjectOn", objectId="Television|-02.00|+01.20|+01.00")
+    assert isinstance(ev, RefusedEvent)
+    assert not ev.metadata["lastActionSuccess"] and "RemoteControl" in ev.metadata["errorMessage"]
+    assert [c for c in stub_ai2thor.calls if c[0] == "step"] == []
+    ok = ctl.step(action="SliceObject", objectId=APPLE)  # the fixture's agent holds a Knife
+    assert ok.metadata["lastActionSuccess"]
+
+
+def test_missing_ai2thor_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ai2thor", None)
+    monkeypatch.setitem(sys.modules, "ai2thor.controller", None)
+    with pytest.raises(RuntimeError, match=r"embodied-suite\[thor\]"):
+        make_controller("ai2thor", "FloorPlan1")
+
+
+def test_unknown_backend() -> None:
+    with pytest.raises(ValueError, match="household"):
+        make_controller("unity", "FloorPlan1")
