@@ -1,4 +1,4 @@
-"""`env.backend=ai2thor`: the same calls handed to `ai2thor.controller.Controller` (imported lazily, extra [thor])."""
+"""`env.backend=ai2thor`: the same calls handed to `ai2thor.controller.Controller` (lazy, extra [thor])."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ THOR_KEYS = (
 
 
 def make_controller(backend: str, scene: Any, **settings: Any) -> Any:
-    """A controller for `backend`: 'household' (scene: a Scene) or 'ai2thor' (scene: FloorPlan name or house)."""
+    """A controller for `backend`: 'household' (scene: a Scene) or 'ai2thor' (a FloorPlan name or house)."""
     if backend == "household":
         return Controller(scene=scene, **settings)
     if backend == "ai2thor":

@@ -12,7 +12,6 @@ import types
 from pathlib import Path
 
 import pytest
-
 from suite_household.rules import kitchen_world_rules, thor_rules
 from suite_household.thor_backend import RefusedEvent, make_controller, world_from_metadata
 
