@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image
-
 from suite_household.controller import Controller, Event
 from suite_household.generator import generate_house, generate_room
 
