@@ -1,4 +1,4 @@
-"""Write example frames (RGB, depth, instance segmentation) of a kitchen and a multi-room house to docs/household/."""
+"""Write example frames (RGB, depth, segmentation) of a kitchen and a multi-room house to docs/household/."""
 
 from __future__ import annotations
 
