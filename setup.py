@@ -9,6 +9,8 @@ ROOTS = {
     "suite.configs": "configs",
     "suite_omniear": "plugins/omniear",
     "suite_household": "plugins/household",
+    "suite_asgard": "plugins/asgard",
+    "suite_agentvqa": "plugins/agentvqa",
 }
 DATA = ["*.json", "*.yaml", "*.csv", "*.txt", "*.md", "*.jsonl", "*.png"]
 

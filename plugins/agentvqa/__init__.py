@@ -1,0 +1,1 @@
+"""The agentvqa benchmark plugin."""

@@ -1,0 +1,1 @@
+"""The asgard benchmark plugin."""
