@@ -1,0 +1,129 @@
+"""A response cache in SQLite keyed by the exact request (WAL: safe across threads and processes)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from suite.models.redact import is_secret_name
+from suite.models.reply import ModelReply
+
+CACHE_FILE = "responses.sqlite"
+NOT_IN_KEY = frozenset({"timeout", "metadata", "max_retries", "num_retries", "api_version", "organization"})
+URL_PARAMS = frozenset({"api_base", "base_url"})
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS replies (
+    key TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    text TEXT NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    created_at REAL NOT NULL
+) WITHOUT ROWID
+"""
+
+
+def default_cache_path() -> Path:
+    """`$SUITE_CACHE_DIR/responses.sqlite`, else `~/.cache/embodied-suite/responses.sqlite`."""
+    root = os.environ.get("SUITE_CACHE_DIR") or Path.home() / ".cache" / "embodied-suite"
+    return Path(root) / CACHE_FILE
+
+
+def key_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters that can change a reply: no credentials, timeouts or metadata; URLs without secrets."""
+    kept: dict[str, Any] = {}
+    for name, value in params.items():
+        if value is None or name in NOT_IN_KEY or is_secret_name(name):
+            continue
+        if name in URL_PARAMS:
+            value = _public_url(str(value))
+        elif isinstance(value, Mapping):
+            value = key_params(value)
+        kept[name] = value
+    return kept
+
+
+def _public_url(url: str) -> str:
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    return f"{parts.scheme}://{host}{f':{parts.port}' if parts.port else ''}{parts.path}"
+
+
+def request_hash(model: str, messages: list[dict[str, Any]], params: Mapping[str, Any]) -> str:
+    """sha256 of the canonical JSON of model, messages and `params` (already passed through key_params)."""
+    canonical = json.dumps(
+        {"model": model, "messages": messages, "params": params},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        default=str,
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class CachedReply:
+    """What the cache keeps of a reply."""
+
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class ResponseCache:
+    """Replies by request hash in one SQLite file; one connection per thread, reopened after fork."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path else default_cache_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[tuple[int, sqlite3.Connection]] = []
+        self._connection()
+
+    def _connection(self) -> sqlite3.Connection:
+        local = self._local
+        if getattr(local, "pid", None) != os.getpid():
+            conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout=30000")
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute(SCHEMA)
+            local.conn, local.pid = conn, os.getpid()
+            with self._lock:
+                self._connections.append((os.getpid(), conn))
+        return local.conn
+
+    def get(self, key: str) -> CachedReply | None:
+        """The stored reply for a request hash, or None."""
+        row = (
+            self._connection()
+            .execute("SELECT text, prompt_tokens, completion_tokens FROM replies WHERE key = ?", (key,))
+            .fetchone()
+        )
+        return CachedReply(*row) if row else None
+
+    def put(self, key: str, reply: ModelReply) -> None:
+        """Store a reply's text and token counts under its request hash."""
+        self._connection().execute(
+            "INSERT OR REPLACE INTO replies VALUES (?, ?, ?, ?, ?, ?)",
+            (key, reply.model, reply.text, reply.prompt_tokens, reply.completion_tokens, time.time()),
+        )
+
+    def close(self) -> None:
+        """Close this process's connections (a later call reopens one)."""
+        with self._lock:
+            mine = [c for pid, c in self._connections if pid == os.getpid()]
+            self._connections = [(pid, c) for pid, c in self._connections if pid != os.getpid()]
+        for conn in mine:
+            conn.close()
+        self._local = threading.local()

@@ -1,0 +1,178 @@
+"""ModelClient: the one path of every model call (cache, budget, rate limit, retries, cost, litellm)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from suite.errors import ConfigError, MissingApiKey
+from suite.models.cache import ResponseCache, key_params, request_hash
+from suite.models.ledger import CostLedger, Ledger
+from suite.models.limiter import Limiter, RateLimiter
+from suite.models.litellm_setup import load_litellm
+from suite.models.pricing import TokenPrice, reply_cost
+from suite.models.redact import is_key_variable, known_secrets
+from suite.models.reply import ModelReply
+from suite.models.retry import RetryPolicy, is_model_failure, model_error
+from suite.models.tokens import estimate_prompt_tokens
+
+DEFAULT_TIMEOUT_S = 120.0
+RESERVED = frozenset({"model", "messages", "stream", "max_retries"})
+CREDENTIAL_PARAMS = ("api_key", "aws_", "vertex_", "azure_ad_token")  # credentials given in the params
+FREE_PROVIDERS = frozenset({"scripted"})
+
+
+class ModelClient:
+    """One model and its parameters, sharing a rate limiter, a cost ledger and (optionally) a cache."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+        top_p: float | None = None,
+        limiter: Limiter | None = None,
+        ledger: Ledger | None = None,
+        cache: ResponseCache | None = None,
+        retry: RetryPolicy | None = None,
+        price: TokenPrice | None = None,
+        **litellm_kwargs: Any,
+    ) -> None:
+        clash = RESERVED & litellm_kwargs.keys()
+        if clash:
+            raise ConfigError(f"model parameter(s) {', '.join(sorted(clash))} are set by the model layer")
+        self.model = model
+        self.limiter: Limiter = limiter or RateLimiter()
+        self.ledger: Ledger = ledger or CostLedger()
+        self.cache = cache
+        self.retry = retry or RetryPolicy()
+        self.price = price
+        self._metadata = dict(litellm_kwargs.pop("metadata", None) or {})
+        sampling = {"temperature": temperature, "max_tokens": max_tokens, "top_p": top_p}
+        params = {k: v for k, v in {**sampling, **litellm_kwargs}.items() if v is not None}
+        # retries are tenacity's: the OpenAI SDK under litellm must not retry as well
+        self._params = {"timeout": DEFAULT_TIMEOUT_S, **params, "max_retries": 0}
+        self._key_params = key_params(params)
+        self._max_tokens = max_tokens or 0
+        self._provider = model.split("/", 1)[0] if "/" in model else ""
+        self._free = self._provider in FREE_PROVIDERS or "mock_response" in params
+        self._needs_key_check = not (self._free or any(k.startswith(CREDENTIAL_PARAMS) for k in params))
+
+    @property
+    def provider(self) -> str:
+        """The provider: the model string's prefix, or litellm's guess for a bare model name."""
+        if not self._provider:
+            try:
+                self._provider = load_litellm().get_llm_provider(self.model)[1]
+            except Exception:  # litellm raises a BadRequestError for names it cannot place
+                self._provider = "unknown"
+        return self._provider
+
+    def check_api_key(self) -> None:
+        """Raise MissingApiKey naming what litellm finds missing (checked once; not for scripted or mocks)."""
+        if not self._needs_key_check:
+            return
+        found = load_litellm().validate_environment(self.model)
+        missing = [name for name in found.get("missing_keys") or [] if is_key_variable(name)]
+        if missing:
+            raise MissingApiKey(
+                f"model {self.model} has no API key: set {', '.join(missing)} in the environment "
+                "(litellm's list for this provider), or pass api_key in model.params"
+            )
+        self._needs_key_check = False
+
+    async def complete(
+        self, messages: list[dict[str, Any]], *, episode: str | None = None, step: int | None = None
+    ) -> ModelReply:
+        """Answer chat `messages`: from the cache, else by a model call with retries; the ledger counts it."""
+        start = time.perf_counter()
+        key = request_hash(self.model, messages, self._key_params)
+        if self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                reply = ModelReply(
+                    text=hit.text,
+                    prompt_tokens=hit.prompt_tokens,
+                    completion_tokens=hit.completion_tokens,
+                    cost_usd=0.0,
+                    cached=True,
+                    latency_s=time.perf_counter() - start,
+                    request_hash=key,
+                    attempts=0,
+                    model=self.model,
+                )
+                self.ledger.record(reply, episode)
+                return reply
+        self.ledger.check()
+        litellm = load_litellm()
+        self.check_api_key()
+        request = {"model": self.model, "messages": messages, **self._params}
+        metadata = self._request_metadata(episode, step)
+        if metadata:
+            request["metadata"] = metadata
+        response, attempts = await self._call(litellm, request, estimate_prompt_tokens(messages))
+        usage = getattr(response, "usage", None)
+        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
+        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
+        cost, cost_known = reply_cost(
+            self.model, response, prompt_tokens, completion_tokens, self.price, self._free
+        )
+        reply = ModelReply(
+            text=response.choices[0].message.content or "",
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            cost_usd=cost,
+            cached=False,
+            latency_s=time.perf_counter() - start,
+            request_hash=key,
+            attempts=attempts,
+            model=self.model,
+            cost_known=cost_known,
+        )
+        if self.cache is not None:
+            self.cache.put(key, reply)
+        self.ledger.record(reply, episode)
+        return reply
+
+    def _request_metadata(self, episode: str | None, step: int | None) -> dict[str, Any]:
+        metadata = self._metadata
+        if episode is not None or step is not None:
+            metadata = {**metadata, "episode": episode, "step": step}
+        return metadata
+
+    async def _call(self, litellm: Any, request: dict[str, Any], prompt_estimate: int) -> tuple[Any, int]:
+        provider, reserved = self.provider, prompt_estimate + self._max_tokens
+        try:  # the first attempt skips tenacity's per-attempt bookkeeping: most calls need no retry
+            return await self._attempt(litellm, request, provider, reserved), 1
+        except Exception as exc:
+            if not is_model_failure(exc):
+                raise
+            first: BaseException | None = exc
+        attempts, failure = 1, None
+        try:
+            async for attempt in self.retry.retrying():
+                with attempt:
+                    if first is not None:  # tenacity judges the first failure: retry it, and after what wait
+                        replayed, first = first, None
+                        raise replayed
+                    attempts += 1
+                    response = await self._attempt(litellm, request, provider, reserved)
+        except Exception as exc:
+            if not is_model_failure(exc):
+                raise
+            failure = exc
+        if failure is not None:  # raised outside the handler: no traceback context that could hold a key
+            raise model_error(failure, self.model, provider, attempts, known_secrets(self._params))
+        return response, attempts
+
+    async def _attempt(self, litellm: Any, request: dict[str, Any], provider: str, reserved: int) -> Any:
+        await self.limiter.acquire(provider, reserved)
+        try:
+            response = await litellm.acompletion(**request)
+        except BaseException:
+            self.limiter.record(provider, 0, reserved)
+            raise
+        usage = getattr(response, "usage", None)
+        self.limiter.record(provider, int(getattr(usage, "total_tokens", 0) or 0), reserved)
+        return response

@@ -1,0 +1,62 @@
+"""Loads litellm on first use, offline and quiet, with the `scripted` provider registered."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from types import ModuleType
+from typing import Any
+
+_LOCK = threading.Lock()
+_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy")
+_CALLBACK_LISTS = (
+    "callbacks",
+    "input_callback",
+    "success_callback",
+    "failure_callback",
+    "service_callback",
+    "_async_input_callback",
+    "_async_success_callback",
+    "_async_failure_callback",
+)
+_litellm: ModuleType | None = None
+
+
+def load_litellm() -> ModuleType:
+    """Import litellm once: local cost map only, no logging or callbacks, `scripted/` registered."""
+    global _litellm
+    if _litellm is None:
+        with _LOCK:
+            if _litellm is None:
+                os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"  # read at import: never fetch the map
+                import litellm
+
+                _quiet(litellm)
+                from suite.models.scripted_llm import ScriptedLLM
+
+                _put_provider(litellm, "scripted", ScriptedLLM())
+                _litellm = litellm
+    return _litellm
+
+
+def register_provider(name: str, handler: Any) -> None:
+    """Route `name/<model>` to a litellm `CustomLLM` handler (replaces an earlier one of that name)."""
+    _put_provider(load_litellm(), name, handler)
+
+
+def _put_provider(litellm: ModuleType, name: str, handler: Any) -> None:
+    entries = [e for e in litellm.custom_provider_map if e["provider"] != name]
+    litellm.custom_provider_map[:] = [*entries, {"provider": name, "custom_handler": handler}]
+
+
+def _quiet(litellm: ModuleType) -> None:
+    litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" or "Provider List" prints
+    litellm.set_verbose = False
+    litellm.turn_off_message_logging = True
+    for name in _CALLBACK_LISTS:
+        callbacks = getattr(litellm, name, None)
+        if isinstance(callbacks, list):
+            callbacks.clear()
+    for name in _LOGGERS:
+        logging.getLogger(name).setLevel(logging.CRITICAL)

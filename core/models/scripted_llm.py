@@ -1,0 +1,47 @@
+"""The litellm `CustomLLM` behind `scripted/<name>` (imported only once litellm is loaded)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import litellm
+import openai
+from litellm import CustomLLM
+from litellm.types.utils import ModelResponse, Usage
+from suite.models.scripted import get_script
+from suite.models.tokens import estimate_prompt_tokens, estimate_text_tokens
+
+
+class ScriptedLLM(CustomLLM):
+    """Answers with the registered script; its errors are bad requests unless they are litellm errors."""
+
+    async def acompletion(  # type: ignore[override]  # litellm passes everything by keyword
+        self,
+        model: str,
+        messages: list[dict[str, Any]],
+        *_: Any,
+        model_response: ModelResponse,
+        litellm_params: dict[str, Any] | None = None,
+        **__: Any,
+    ) -> ModelResponse:
+        """Run the script for `model` with the request's metadata; usage is estimated from the text."""
+        metadata = (litellm_params or {}).get("metadata") or {}
+        try:
+            text = await get_script(model).reply(messages, metadata)
+        except openai.APIError:
+            raise  # a script may simulate provider failures (rate limits, timeouts, 5xx)
+        except Exception as exc:
+            raise litellm.BadRequestError(
+                message=f"scripted/{model}: {type(exc).__name__}: {exc}",
+                model=f"scripted/{model}",
+                llm_provider="scripted",
+            ) from exc
+        prompt_tokens = estimate_prompt_tokens(messages)
+        completion_tokens = estimate_text_tokens(text)
+        model_response.choices[0].message.content = text  # type: ignore[union-attr]
+        model_response.usage = Usage(  # type: ignore[attr-defined]
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            total_tokens=prompt_tokens + completion_tokens,
+        )
+        return model_response

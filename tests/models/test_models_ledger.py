@@ -1,0 +1,69 @@
+"""Cost accounting per reply, episode and run, and the budget stop."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from suite.errors import BudgetExceeded
+from suite.models import CostLedger, ModelClient, TokenPrice, register_script
+
+MSGS = [{"role": "user", "content": "12345678"}]  # 4 + 2 estimated prompt tokens
+CENT_A_CALL = TokenPrice(prompt_usd=0.001, completion_usd=0.002)  # 6 * 0.001 + 2 * 0.002 = $0.01
+
+
+def test_totals_per_episode_and_run() -> None:
+    register_script("t-ledger", lambda messages: "abcdefgh")  # 2 completion tokens
+    ledger = CostLedger()
+    client = ModelClient("scripted/t-ledger", ledger=ledger, price=CENT_A_CALL)
+
+    async def run() -> None:
+        await client.complete(MSGS, episode="a")
+        await client.complete(MSGS, episode="a")
+        await client.complete(MSGS, episode="b")
+        await client.complete(MSGS)
+
+    asyncio.run(run())
+    assert ledger.episode("a").calls == 2 and ledger.episode("a").cost_usd == pytest.approx(0.02)
+    assert ledger.episode("b").prompt_tokens == 6 and ledger.episode("b").completion_tokens == 2
+    assert ledger.episode("never").calls == 0
+    total = ledger.total
+    assert (total.calls, total.prompt_tokens, total.completion_tokens) == (4, 24, 8)
+    assert total.cost_usd == pytest.approx(0.04) and total.cost_known
+
+
+def test_scripted_models_are_free_without_a_price() -> None:
+    register_script("t-free", lambda messages: "ok")
+    reply = asyncio.run(ModelClient("scripted/t-free").complete(MSGS))
+    assert (reply.cost_usd, reply.cost_known) == (0.0, True)
+
+
+def test_budget_stops_new_calls_but_counts_in_flight_ones() -> None:
+    script = register_script("t-budget", lambda messages: "abcdefgh", latency_s=0.02)
+    ledger = CostLedger(max_cost_usd=0.025)
+    client = ModelClient("scripted/t-budget", ledger=ledger, price=CENT_A_CALL)
+
+    async def run() -> None:
+        await asyncio.gather(*(client.complete(MSGS, episode=str(i)) for i in range(5)))  # all start at $0
+
+    asyncio.run(run())
+    assert ledger.total.cost_usd == pytest.approx(0.05)  # over the budget: in-flight calls finished
+    with pytest.raises(BudgetExceeded, match=r"\$0\.0250"):
+        asyncio.run(client.complete(MSGS, episode="late"))
+    assert script.calls == 5
+
+
+def test_budget_is_checked_before_each_call() -> None:
+    register_script("t-budget2", lambda messages: "abcdefgh")
+    ledger = CostLedger(max_cost_usd=0.025)
+    client = ModelClient("scripted/t-budget2", ledger=ledger, price=CENT_A_CALL)
+
+    async def run() -> int:
+        calls = 0
+        with pytest.raises(BudgetExceeded):
+            while True:
+                await client.complete(MSGS)
+                calls += 1
+        return calls
+
+    assert asyncio.run(run()) == 3  # $0.00, $0.01, $0.02 are under $0.025; $0.03 is not
