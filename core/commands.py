@@ -57,9 +57,15 @@ def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> A
         return None
     if not cfg.run.model:
         raise ConfigError(f"agent {cfg.run.agent!r} needs a model: pass --model (a litellm model string)")
-    from suite.models import client_from_config
+    from suite.models import client_from_config, shared_parts
 
-    return client_from_config(cfg)
+    parts = shared_parts(cfg)
+    clients = {}
+    for bench in benchmarks:
+        section = cfg.get(bench)
+        defaults = OmegaConf.to_container(section.model_defaults) if section and "model_defaults" in section else {}
+        clients[bench] = client_from_config(cfg, defaults, parts)
+    return clients
 
 
 def start_session(

@@ -66,7 +66,7 @@ class RunSession:
     store: RunStore
     info: RunInfo
     data_labels: dict[str, str]
-    model: Any = None
+    model: Any = None  # one client per benchmark (a dict), or one object for all (replay)
     progress: RunProgress | None = None
     in_flight: set[str] = field(default_factory=set)
 
@@ -82,7 +82,8 @@ class RunSession:
     def make_agent(self, benchmark: str) -> Agent:
         """A fresh agent for one episode of `benchmark`."""
         spec = self.host.registry.agent(self.agent_name, benchmark)
-        return spec.factory(AgentContext(self.host, benchmark, self.cfg, self.model))
+        model = self.model.get(benchmark) if isinstance(self.model, dict) else self.model
+        return spec.factory(AgentContext(self.host, benchmark, self.cfg, model))
 
     def record(self, task: Task, result: EpisodeResult) -> EpisodeRecord:
         """Turn a finished episode into its stored record (shared by every executor)."""

@@ -2,7 +2,7 @@
 
 from suite.models.cache import ResponseCache, default_cache_path, request_hash
 from suite.models.client import ModelClient
-from suite.models.from_config import client_from_config
+from suite.models.from_config import SharedParts, client_from_config, shared_parts
 from suite.models.ledger import CostLedger, Ledger, Totals
 from suite.models.limiter import Limit, Limiter, RateLimiter
 from suite.models.litellm_setup import load_litellm, register_provider
@@ -22,6 +22,7 @@ __all__ = [
     "ReplayScript",
     "ResponseCache",
     "RetryPolicy",
+    "SharedParts",
     "Script",
     "TokenPrice",
     "Totals",
@@ -32,5 +33,6 @@ __all__ = [
     "register_provider",
     "register_replay",
     "register_script",
+    "shared_parts",
     "request_hash",
 ]

@@ -1,7 +1,9 @@
-"""Builds the run's ModelClient from the `run` and `model` sections of the run config."""
+"""Builds the run's ModelClients from the `run` and `model` sections of the run config."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from suite.models.cache import ResponseCache
@@ -9,6 +11,8 @@ from suite.models.client import ModelClient
 from suite.models.ledger import CostLedger
 from suite.models.limiter import Limit, RateLimiter
 from suite.models.retry import RetryPolicy
+
+SAMPLING = ("temperature", "max_tokens", "top_p")
 
 
 def _plain(node: Any) -> dict[str, Any]:
@@ -19,14 +23,20 @@ def _plain(node: Any) -> dict[str, Any]:
     return dict(node or {})
 
 
-def client_from_config(cfg: Any) -> ModelClient:
-    """The client for `cfg.run.model` (sampling, cache, retries, limits, budget); checks its API key now."""
+@dataclass
+class SharedParts:
+    """What every client of one run shares: one rate limiter, one cost ledger, one cache, one retry policy."""
+
+    limiter: RateLimiter
+    ledger: CostLedger
+    cache: ResponseCache | None
+    retry: RetryPolicy
+
+
+def shared_parts(cfg: Any) -> SharedParts:
+    """The run-wide limiter, ledger (with `run.max_cost`), cache and retry policy from the config."""
     model = cfg.model
-    client = ModelClient(
-        str(cfg.run.model),
-        temperature=model.get("temperature"),
-        max_tokens=model.get("max_tokens"),
-        top_p=model.get("top_p"),
+    return SharedParts(
         limiter=RateLimiter(default=Limit(rpm=model.get("rpm"), tpm=model.get("tpm"))),
         ledger=CostLedger(cfg.run.get("max_cost")),
         cache=ResponseCache(model.get("cache_path")) if model.get("cache", True) else None,
@@ -35,6 +45,22 @@ def client_from_config(cfg: Any) -> ModelClient:
             base_s=float(model.get("backoff_base_s", 1.0)),
             max_s=float(model.get("backoff_max_s", 60.0)),
         ),
+    )
+
+
+def client_from_config(cfg: Any, defaults: Mapping[str, Any] | None = None,
+                       parts: SharedParts | None = None) -> ModelClient:
+    """The client for `cfg.run.model` (`model.*` sampling over a benchmark's protocol `defaults`); checks its key."""
+    model = cfg.model
+    parts = parts or shared_parts(cfg)
+    sampling = {k: model.get(k) if model.get(k) is not None else (defaults or {}).get(k) for k in SAMPLING}
+    client = ModelClient(
+        str(cfg.run.model),
+        limiter=parts.limiter,
+        ledger=parts.ledger,
+        cache=parts.cache,
+        retry=parts.retry,
+        **sampling,
         **_plain(model.get("params")),
     )
     client.check_api_key()  # a missing key stops the run before its first episode

@@ -1,1 +1,169 @@
-"""The OmniEAR benchmark plugin (hooks are added on top of the simulator in suite_omniear.sim)."""
+"""The OmniEAR benchmark plugin: hooks over our simulator (suite_omniear.sim), prompts, scoring, data."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from suite.hookspecs import hookimpl
+from suite.records import Action, Observation, Settlement, StepRecord, StepResult, Task, Trajectory
+from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
+from suite_omniear import prompting, scoring
+from suite_omniear.data import CATEGORIES, AttributeTable, EvalTask, find_attribute_table, load_attribute_table
+from suite_omniear.data import load_tasks as load_eval_tasks
+from suite_omniear.sim.simulator import OmniSim
+
+BENCH = "omniear"
+HERE = Path(__file__).parent
+PACK_DIR = HERE / "pack" / "data"
+UPSTREAM = "ZJU-REAL/OmniEmbodied"
+UPSTREAM_COMMIT = "c4cae720a334a01812365ad0f0eafad30b5664ce"
+log = logging.getLogger("suite.omniear")
+
+
+class OmniEnv:
+    """One OmniEAR episode: a fresh simulator per task, as the reference harness runs them."""
+
+    def __init__(self, task: Task, config: Any) -> None:
+        self.task = task
+        eval_task: EvalTask = task.data["eval_task"]
+        self.sim = OmniSim.from_eval_task(eval_task, task.data["attribute_table"], str(config.observation_mode),
+                                          frozenset(config.get("fixes") or ()))
+        self.done_claims: list[int] = []
+
+    def _observation(self) -> Observation:
+        return Observation(text=self.sim.observation(), data={"actions": self.sim.available_actions()})
+
+    def reset(self) -> Observation:
+        """The environment description before the first command."""
+        return self._observation()
+
+    def step(self, commands: dict[str, str]) -> StepResult:
+        """Run one command per agent; the episode ends when the reference harness would stop."""
+        out = self.sim.step(commands)
+        if scoring.claims_done(commands):
+            self.done_claims.append(self.sim.steps_taken)
+        results = {a: {"status": r.status, "message": r.message} for a, r in out.results.items()}
+        info: dict[str, Any] = {"results": results, "checks_passed": list(out.checks_passed),
+                                "task_success": out.task_success}
+        if out.overall is not None:
+            info["overall"] = {"status": out.overall.status, "message": out.overall.message}
+            feedback = f"{out.overall.status} - {out.overall.message}"
+        else:
+            feedback = next(f"{r['status']} - {r['message']}" for r in results.values())
+        return StepResult(self._observation(), feedback=feedback, done=out.terminated, info=info)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def _is_data_dir(path: Path) -> bool:
+    root = _eval_root(path)
+    return any((root / split / "task").is_dir() for split in ("single-independent", "multi-independent"))
+
+
+def _eval_root(path: Path) -> Path:
+    """The folder holding the splits: the data dir itself, or its `eval/` (as pulled from upstream)."""
+    path = Path(path)
+    return path / "eval" if (path / "eval").is_dir() and not (path / "single-independent").is_dir() else path
+
+
+def _pull(dest: Path, console: Any) -> None:
+    from suite.pull import GitHubSnapshot
+
+    GitHubSnapshot(UPSTREAM, UPSTREAM_COMMIT, ("data/eval/", "data/attribute_actions.csv"), strip="data/")(
+        dest, console)
+
+
+@hookimpl
+def register(registry: Registry) -> None:
+    """Declare the benchmark, its oracle, its data and its conformance checker."""
+    registry.add_benchmark(BenchmarkSpec(
+        name=BENCH,
+        description="OmniEAR: physical, tool-use and collaboration reasoning in a text world (1-2 agents)",
+        headline=[Metric("success", "SR"), Metric("success_single", "SR single"),
+                  Metric("success_multi", "SR multi"), Metric("steps", "steps", percent=False,
+                                                              higher_is_better=False)],
+        detail_tables=scoring.detail_tables,
+        resources={"num_cpus": 1},
+    ))
+    registry.add_data_source(DataSource(
+        BENCH,
+        official=f"eval split of github.com/{UPSTREAM} at {UPSTREAM_COMMIT[:8]} (MIT)",
+        pack_dir=PACK_DIR,
+        pack_label="generated OmniEAR pack (seeded, oracle-validated)",
+        pull=_pull,
+        is_data_dir=_is_data_dir,
+    ))
+    from suite_omniear.conformance import run_conformance
+
+    registry.add_conformance(BENCH, run_conformance)
+    registry.add_agent(AgentSpec("oracle", oracle_policy_agent, "privileged planner over the hidden scene and goal",
+                                 benchmarks=(BENCH,)))
+
+
+def oracle_policy_agent(ctx: Any) -> Any:
+    """The oracle agent: our privileged planner, stepping the same loop as every agent."""
+    from suite.agents import PolicyAgent
+    from suite_omniear.oracle import oracle_policy
+
+    return PolicyAgent(oracle_policy)
+
+
+def _keep(et: EvalTask, config: Any) -> bool:
+    categories = config.get("categories")
+    scenes = config.get("scenes")
+    if categories and et.task.category not in set(categories):
+        return False
+    if scenes and et.task.scene_id not in {str(s) for s in scenes}:
+        return False
+    return not (config.get("exclude_scalar_max_size") and scoring.scalar_max_size(et))
+
+
+@hookimpl
+def load_tasks(benchmark: str, config: Any) -> list[Task]:
+    """Both splits of the data dir, joined with their scenes, filtered by category and scene."""
+    root = _eval_root(Path(config.data_dir))
+    table: AttributeTable = load_attribute_table(find_attribute_table(root))
+    unknown = set(config.get("categories") or ()) - set(CATEGORIES)
+    if unknown:
+        from suite.errors import ConfigError
+
+        raise ConfigError(f"omniear.categories: unknown {sorted(unknown)}; choose from {', '.join(CATEGORIES)}")
+    prompt_settings = {key: config.get(key) for key in prompting.SETTINGS}
+    tasks = []
+    for et in load_eval_tasks(root, tuple(config.splits)):
+        for warning in et.warnings:
+            log.warning(warning)
+        if _keep(et, config):
+            data = {"eval_task": et, "attribute_table": table, "agents": len(et.task.agents),
+                    "scalar_max_size": scoring.scalar_max_size(et), "prompt": prompt_settings}
+            tasks.append(Task(BENCH, et.key, data, category=et.task.category, max_steps=int(config.max_steps)))
+    return tasks
+
+
+@hookimpl
+def make_env(benchmark: str, task: Task, config: Any) -> OmniEnv:
+    """A fresh simulator for the task."""
+    return OmniEnv(task, config)
+
+
+@hookimpl
+def build_prompt(benchmark: str, task: Task, observation: Observation, history: list[StepRecord]) -> list[dict]:
+    """System and user messages from the template files (stateless, history inside)."""
+    et: EvalTask = task.data["eval_task"]
+    return prompting.build_messages(et.task.description, observation.text, observation.data["actions"], history,
+                                    task.data["agents"], task.data["prompt"])
+
+
+@hookimpl
+def parse_action(benchmark: str, task: Task, reply: str) -> Action:
+    """`Agent_1_Action:` (and `Agent_2_Action:`) as the reference extracts them."""
+    return prompting.parse_reply(reply, task.data["agents"])
+
+
+@hookimpl
+def settle(benchmark: str, task: Task, trajectory: Trajectory, env: OmniEnv) -> Settlement:
+    """Sticky success, steps, the DONE-claim confusion cell and the reference's extra counts."""
+    return scoring.settle(task, trajectory, env.sim.task_success, env.done_claims)

@@ -13,6 +13,8 @@ PROMPT_DIR = Path(__file__).parent / "prompts"
 SINGLE_TAG = re.compile(r"^\s*(?:Agent_1_Action|Agnet_1_Action|Agent_1\.Action|Action|动作)\s*[:：]\s*(.*)$")
 TRAILING = "。，！？.!?"
 PARSE_FAILED = "PARSE_FAILED"
+#: The config keys of the `omniear` section that shape the prompt.
+SETTINGS = ("observation_mode", "max_history_single", "max_history_multi", "prompt_dir")
 
 
 def template_name(agents: int, observation_mode: str) -> str:
@@ -63,17 +65,17 @@ def history_summary(history: list[StepRecord], agents: int, max_single: int = 20
 
 
 def build_messages(task_description: str, observation: str, actions_text: str, history: list[StepRecord],
-                   agents: int, config: Any) -> list[dict[str, Any]]:
+                   agents: int, settings: dict[str, Any]) -> list[dict[str, Any]]:
     """System and user messages for one step (stateless: the history is inside the user message)."""
-    name = template_name(agents, str(config.observation_mode))
-    prompt_dir = config.get("prompt_dir")
+    name = template_name(agents, str(settings["observation_mode"]))
+    prompt_dir = settings.get("prompt_dir")
     user = load_template(name, "user", prompt_dir)
     values = {
         "environment_description": observation,
         "task_description": task_description,
         "available_actions_list": actions_text,
-        "history_summary": history_summary(history, agents, int(config.max_history_single),
-                                           int(config.max_history_multi)),
+        "history_summary": history_summary(history, agents, int(settings["max_history_single"]),
+                                           int(settings["max_history_multi"])),
     }
     for key, value in values.items():
         user = user.replace("{" + key + "}", value)

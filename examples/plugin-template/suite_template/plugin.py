@@ -7,6 +7,7 @@ The episode succeeds when the agent says DONE on the target.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -58,9 +59,22 @@ def oracle(task: Task, env: CounterEnv, observation: Observation, history: list[
     return Action(value=move, text=move)
 
 
+def greedy_reply(messages: list[dict[str, Any]]) -> str:
+    """A deterministic baseline model: read the number and the target from the prompt, step towards it."""
+    found = re.search(r"number is (-?\d+)\. The target is (-?\d+)", messages[-1]["content"])
+    if not found:
+        return "I cannot read the state."
+    diff = int(found.group(2)) - int(found.group(1))
+    move = "DONE" if diff == 0 else ("+1" if diff > 0 else "-1")
+    return f"Thought: {diff} to go.\nACTION: {move}"
+
+
 @hookimpl
 def register(registry: Any) -> None:
-    """Declare the benchmark, its oracle and its data."""
+    """Declare the benchmark, its oracle, its data, and a scripted baseline model `scripted/counter-greedy`."""
+    from suite.models import register_script
+
+    register_script("counter-greedy", greedy_reply, latency_s=float(os.environ.get("COUNTER_LATENCY_S", "0")))
     registry.add_benchmark(BenchmarkSpec(
         name=BENCH, description="reach a target number with +1/-1 steps",
         headline=[Metric("success", "SR"), Metric("steps", "steps", percent=False, higher_is_better=False)],

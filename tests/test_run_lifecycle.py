@@ -1,0 +1,127 @@
+"""Crash, resume, replay, budgets, outages and secrets: every episode accounted for."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from suite.cli import main
+from suite.store import RunStore
+
+RUN = ["run", "--plugins", "template", "--no-report"]
+VOLATILE = {"duration_s"}
+
+
+def _records(root: Path) -> list[dict]:
+    return [{k: v for k, v in r.items() if k not in VOLATILE} for r in RunStore(root).records()]
+
+
+def _done(root: Path) -> int:
+    try:
+        with sqlite3.connect(root / "run.sqlite") as db:
+            return db.execute("SELECT COUNT(*) FROM episodes WHERE status='done'").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def _report(root: Path, capsys: pytest.CaptureFixture[str]) -> dict:
+    capsys.readouterr()
+    assert main(["report", str(root), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    return report["rows"]
+
+
+def test_kill_9_then_resume_matches_an_uninterrupted_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = ["--model", "scripted/counter-greedy", "--concurrency", "2", "model.cache=false"]
+    ref = tmp_path / "ref"
+    assert main([*RUN, *model, "--out", str(ref)]) == 0
+    crashed = tmp_path / "crashed"
+    env = {**os.environ, "COUNTER_LATENCY_S": "0.05"}
+    proc = subprocess.Popen([sys.executable, "-m", "suite.cli", *RUN, *model, "--out", str(crashed)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while _done(crashed) < 3 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    finished_before = _done(crashed)
+    assert 3 <= finished_before < 12, "the kill must land mid-run"
+    before = {r["episode_id"]: r for r in RunStore(crashed).records()}
+    assert main(["run", "--resume", str(crashed), "--no-report"]) == 0
+    after = _records(crashed)
+    assert len(after) == 12 and len({r["episode_id"] for r in after}) == 12
+    assert sorted(after, key=lambda r: r["episode_id"]) == sorted(_records(ref), key=lambda r: r["episode_id"])
+    store = RunStore(crashed)
+    for eid, rec in before.items():  # finished episodes were not re-run
+        assert {r["episode_id"]: r for r in store.records()}[eid] == rec
+    attempts = dict(store.db.execute("SELECT episode_id, attempts FROM episodes"))
+    assert sum(a == 1 for a in attempts.values()) >= finished_before
+    assert _report(crashed, capsys)[0]["benchmarks"] == _report(ref, capsys)[0]["benchmarks"]
+
+
+def test_replay_reports_every_trajectory_identical(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r"
+    assert main([*RUN, "--model", "scripted/counter-greedy", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(out), "--out", str(tmp_path / "replayed")]) == 0
+    assert "12/12 trajectories identical" in capsys.readouterr().out
+
+
+def test_replay_detects_a_changed_trajectory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r"
+    assert main([*RUN, "--model", "scripted/counter-greedy", "--out", str(out), "--limit", "3"]) == 0
+    trace = next((out / "traces").glob("*.jsonl"))
+    lines = [json.loads(x) for x in trace.read_text().splitlines()]
+    step = next(e for e in lines if e["type"] == "step")
+    step["reply"] = "ACTION: DONE" if "DONE" not in step["reply"] else "ACTION: +1"
+    trace.write_text("\n".join(json.dumps(e) for e in lines) + "\n")
+    assert main(["replay", str(out), "--out", str(tmp_path / "replayed")]) == 1
+    assert "2/3 trajectories identical" in capsys.readouterr().out
+
+
+def test_api_keys_never_reach_the_run_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env_key, cfg_key = "sk-env-SECRET-1234567890", "sk-cfg-SECRET-0987654321"
+    monkeypatch.setenv("OPENAI_API_KEY", env_key)
+    out = tmp_path / "r"
+    assert main([*RUN, "--model", "scripted/counter-greedy", "--out", str(out), "--limit", "4",
+                 f"model.params.api_key={cfg_key}"]) == 0
+    files = [p for p in out.rglob("*") if p.is_file()]
+    assert files
+    for path in files:
+        data = path.read_bytes()
+        assert env_key.encode() not in data and cfg_key.encode() not in data, path
+
+
+def test_unreachable_model_is_recorded_as_model_error_and_the_run_continues(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    assert main([*RUN, "--model", "openai/gpt-4o-mini", "--out", str(out), "--limit", "3",
+                 "model.params.api_key=sk-test", "model.params.api_base=http://127.0.0.1:9/v1", "model.retries=1",
+                 "model.backoff_base_s=0.01", "model.backoff_max_s=0.02", "model.cache=false"]) == 0
+    records = RunStore(out).records()
+    assert len(records) == 3
+    assert {r["outcome"] for r in records} == {"model_error"} and all(r["failure_reason"] for r in records)
+
+
+def test_missing_api_key_names_the_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert main([*RUN, "--model", "openai/gpt-4o-mini", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "OPENAI_API_KEY" in err and len(err.splitlines()) == 1
+
+
+def test_malformed_task_file_names_file_and_pointer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "tasks.jsonl").write_text(json.dumps({"id": "x", "start": "zero", "target": 1, "max_steps": 3}) + "\n")
+    assert main([*RUN, "--agent", "oracle", "--data-dir", str(data), "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "tasks.jsonl:1" in err and "/start" in err and "integer" in err and len(err.splitlines()) == 1
