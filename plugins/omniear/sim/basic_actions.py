@@ -133,8 +133,8 @@ def place(world: World, agent: Agent, obj_id: str, rel: str | None, loc: str | N
         return INVALID, f"Target location {world.node_name(loc)} does not support 'in' placement"
     if rel == "on" and loc in world.rooms:
         return INVALID, "Cannot place object on room"
-    if loc == obj_id:
-        return INVALID, f"Cannot place {obj_id} in or on itself"
+    if world.contains(obj_id, loc):
+        return INVALID, f"Cannot place {obj_id} in or on itself or its contents"
     if "closed_container_place" in world.fixes and closed_target(world, rel, loc):
         return INVALID, f"Target location {world.node_name(loc)} is closed"
     room = loc if loc in world.rooms else world.room_of(loc)
@@ -164,16 +164,14 @@ def explore(world: World, agent: Agent, target: str | None) -> Result:
     if target is not None and target.lower() not in EXPLORE_MODES and target != agent.location:
         return INVALID, f"Agent must go to {world.node_name(target)} before exploring that room"
     room = agent.location
-    found = 0
-    for oid in world.descendants(room):
-        obj = world.objects[oid]
-        if not obj.discovered:
-            obj.discovered = True
-            world.touch(oid)
-            found += 1
+    objects = world.objects
+    found = [oid for oid in world.descendants(room) if not objects[oid].discovered]
+    for oid in found:
+        objects[oid].discovered = True
     name = world.rooms[room].name
     if found:
-        return SUCCESS, f"{agent.name} thoroughly explored {name} and discovered {found} new objects"
+        world.touch_many(room, found)
+        return SUCCESS, f"{agent.name} thoroughly explored {name} and discovered {len(found)} new objects"
     return SUCCESS, f"{agent.name} explored {name} but found no new objects"
 
 

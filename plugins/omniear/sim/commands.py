@@ -63,6 +63,8 @@ def normalize(command: str, keep: frozenset[str] = frozenset()) -> str:
 
 
 _COMPILED: dict[str, re.Pattern[str]] = {}
+#: Parsed basic-verb commands, shared by every parser without `keep_verbs` (they do not depend on the scene).
+_BASIC: dict[str, Command] = {}
 
 
 def _compiled(pattern: str) -> re.Pattern[str]:
@@ -100,7 +102,7 @@ class CommandParser:
 
     def parse(self, command: str) -> Command:
         """Parse one raw command (already stripped); raise ParseError with the reference's status and text."""
-        cached = self._cache.get(command)
+        cached = self._cache.get(command) or (None if self._keep else _BASIC.get(command))
         if cached is not None:
             return cached
         text = normalize(command, self._keep)
@@ -113,6 +115,9 @@ class CommandParser:
         if match is None:
             raise ParseError("INVALID", f"Invalid command format: {text}")
         parsed = Command(verb, kind, ability, match.groups())
-        if len(self._cache) < 4096:
+        if kind == "basic" and not self._keep:
+            if len(_BASIC) < 65536:
+                _BASIC[command] = parsed
+        elif len(self._cache) < 4096:
             self._cache[command] = parsed
         return parsed

@@ -92,6 +92,8 @@ def corp_place(world: World, initiator: Agent, agents_text: str, obj_id: str, re
         return INVALID, f"Object {obj_id} does not exist"
     if loc not in world.rooms and loc not in world.objects:
         return INVALID, f"Target location {loc} does not exist"
+    if loc in world.objects and world.contains(obj_id, loc):
+        return INVALID, f"Cannot place {obj_id} in or on itself or its contents"
     if "closed_container_place" in world.fixes and closed_target(world, rel.lower(), loc):
         return INVALID, f"Target location {world.node_name(loc)} is closed"
     world.detach(obj)

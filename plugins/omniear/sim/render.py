@@ -49,6 +49,7 @@ class Renderer:
         self._rooms: dict[str, str] = {}
         self._agents: dict[str, str] = {}
         self._text: str | None = None
+        self._properties: dict[str, list[str]] = {}
         self._header = (
             f"{OVERVIEW}\nTotal: {len(world.rooms)} rooms, {len(world.objects)} objects, "
             f"{len(world.agents)} agents\n\n{ROOMS_HEADER}"
@@ -72,10 +73,13 @@ class Renderer:
         if obj.states:
             lines.append(f"{ind}  • States:")
             lines.extend(f"{ind}    - {k}: {v}" for k, v in obj.states.items())
-        props = property_lines(obj.properties)
+        props = self._properties.get(obj.id)
+        if props is None:  # properties never change, so their lines are kept for the whole episode
+            props = self._properties[obj.id] = property_lines(obj.properties)
         if props:
             lines.append(f"{ind}  • Properties:")
-            lines.extend(f"{ind}    - {line}" for line in props)
+            prefix = f"{ind}    - "
+            lines.extend(prefix + line for line in props)
         kids = [world.objects[c] for c in obj.children]
         kids = [k for k in kids if self._visible(k)]
         if kids:

@@ -63,13 +63,15 @@ class Verifier:
         if self._cached[0] == world.version:
             return self._cached[1]
         coop = self.cooperative
-        result = tuple(
-            i
-            for i, check in enumerate(self.checks)
-            if all(condition_holds(world, check.object_id, k, v, coop) for k, v in check.conditions)
-        )
-        self._cached = (world.version, result)
-        return result
+        result = []
+        for index, check in enumerate(self.checks):
+            for key, value in check.conditions:
+                if not condition_holds(world, check.object_id, key, value, coop):
+                    break
+            else:
+                result.append(index)
+        self._cached = (world.version, tuple(result))
+        return self._cached[1]
 
     def update(self, world: World) -> bool:
         """Re-evaluate after an action and return the sticky completion flag."""

@@ -183,6 +183,10 @@ class World:
             stack.extend(reversed(self.objects[oid].children))
         return out
 
+    def contains(self, obj_id: str, node_id: str) -> bool:
+        """Whether `node_id` is the object itself or somewhere inside it."""
+        return node_id == obj_id or node_id in self.descendants(obj_id)
+
     def furniture_group(self, obj_id: str) -> set[str]:
         """The nearest FURNITURE at or above an object plus its discovered descendants; else the object."""
         node = obj_id
@@ -207,6 +211,16 @@ class World:
             self.dirty_rooms.add(node)
         elif node in self.agents:
             self.dirty_agents.add(node)
+
+    def touch_many(self, room: str, obj_ids: list[str]) -> None:
+        """Mark many objects of one room, and their ancestors, as changed (one walk per unmarked chain)."""
+        self.version += 1
+        dirty, objects = self.dirty_objects, self.objects
+        for node in obj_ids:
+            while node in objects and node not in dirty:
+                dirty.add(node)
+                node = objects[node].parent
+        self.dirty_rooms.add(room)
 
     def touch_agent(self, agent: Agent) -> None:
         """Mark an agent's details block and the room block listing it as changed."""

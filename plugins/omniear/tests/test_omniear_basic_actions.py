@@ -182,3 +182,24 @@ def test_parse_errors(omni: SimpleNamespace) -> None:
         (BAD, 'Invalid command format: GOTO "kitchen"'),
         (FAIL, "Command processing error: list index out of range"),
     ]
+
+
+def test_place_into_its_own_contents_is_refused(omni: SimpleNamespace) -> None:
+    objects = [omni.obj("bag_1", "in:hall", is_container=True), omni.obj("pen_1", "in:bag_1", weight=0.1)]
+    sim = omni.build(objects)
+    commands = (
+        "EXPLORE",
+        "GOTO bag_1",
+        "GRAB bag_1",
+        "GOTO pen_1",
+        "PLACE bag_1 on pen_1",
+        "PLACE bag_1 on bag_1",
+    )
+    assert omni.run(sim, *commands) == [
+        (OK, "robot_1 thoroughly explored Hall and discovered 2 new objects"),
+        (OK, "robot_1 approached Bag 1 (in Hall)"),
+        (OK, "robot_1 successfully grabbed Bag 1"),
+        (OK, "robot_1 approached Pen 1 (in Hall)"),
+        (BAD, "Cannot place bag_1 in or on itself or its contents"),  # the reference would loop forever
+        (BAD, "Cannot place bag_1 in or on itself or its contents"),
+    ]
