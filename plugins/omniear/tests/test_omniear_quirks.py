@@ -190,3 +190,21 @@ def test_observation_is_independent_of_the_hash_seed(omni: SimpleNamespace, gold
         for seed in ("1", "2")
     }
     assert len(outputs) == 1
+
+
+def test_unresolvable_location_goes_to_the_first_sorted_room(omni: SimpleNamespace) -> None:
+    objects = [
+        omni.obj("pen_1", ""),
+        omni.obj("cup_1", "on:nowhere_9"),
+        omni.obj("desk_1", "in:kitchen", "FURNITURE"),
+    ]
+    sim = omni.build(objects, mode="global")
+    assert sim.world.objects["pen_1"].location_id == "in:hall"
+    assert sim.world.objects["cup_1"].location_id == "in:hall"
+    assert "• Location: inside Hall (ID: hall)" in sim.observation()
+
+
+def test_scalar_max_size_is_shown_as_given(omni: SimpleNamespace) -> None:
+    text = omni.build(max_size=1.5).observation()
+    assert "    - max_size: 1.5\n" in text
+    assert omni.build().step({"agent_1": "LOOK"}).overall is None
