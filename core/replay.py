@@ -3,42 +3,15 @@
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from suite import config as configmod
-from suite.errors import ModelError
 from suite.plugins import build_host
 from suite.store import CONFIG_NAME, RunStore
 
+REPLAY_MODEL = "replay"
 COMPARED_STEP_FIELDS = ("action", "reply", "feedback", "done", "info")
-
-
-@dataclass
-class ReplayReply:
-    """A recorded reply served again: no tokens, no cost, no model call."""
-
-    text: str
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost_usd: float = 0.0
-    cached: bool = True
-    latency_s: float = 0.0
-
-
-class ReplayModel:
-    """Serves the replies recorded in a run's traces, by episode and step."""
-
-    def __init__(self, replies: dict[str, list[str | None]]) -> None:
-        self.replies = replies
-
-    async def complete(self, messages: list[dict[str, Any]], episode: str = "", step: int = 0) -> ReplayReply:
-        """The reply recorded for this episode's step; a ModelError when there is none."""
-        recorded = self.replies.get(episode, [])
-        if step >= len(recorded) or recorded[step] is None:
-            raise ModelError(f"replay: no recorded reply for {episode} step {step}")
-        return ReplayReply(recorded[step])
 
 
 def _steps(store: RunStore, episode_id: str) -> list[dict[str, Any]]:
@@ -62,6 +35,7 @@ def _compare(old: RunStore, new: RunStore, old_rec: dict[str, Any], new_rec: dic
 def replay_run(root: Path, out: str | None = None) -> tuple[int, int, list[str]]:
     """Replay every finished episode of `root`; returns (identical, total, differences)."""
     from suite.commands import execute_session, start_session
+    from suite.models import ModelClient, register_replay
 
     old = RunStore(root)
     cfg = configmod.load_saved(root / CONFIG_NAME)
@@ -70,7 +44,9 @@ def replay_run(root: Path, out: str | None = None) -> tuple[int, int, list[str]]
     cfg.run.tasks = ",".join(r["episode_id"] for r in records) or "-"
     cfg.run.limit = None
     target = out or str(Path(tempfile.mkdtemp(prefix="suite-replay-")) / "run")
-    session, tasks = start_session(build_host(), cfg, target, model=ReplayModel(replies))
+    register_replay(replies, name=REPLAY_MODEL)
+    model = ModelClient(f"scripted/{REPLAY_MODEL}", cache=None)  # the recorded replies through litellm, no cache
+    session, tasks = start_session(build_host(), cfg, target, model=model)
     execute_session(session, tasks)
     new_records = {r["episode_id"]: r for r in session.store.records()}
     diffs = [d for r in records if (d := _compare(old, session.store, r, new_records.get(r["episode_id"])))]
