@@ -25,6 +25,7 @@ class AgentTurn:
     reply: str | None = None
     prompt: list[dict[str, Any]] | None = None
     usage: Usage = field(default_factory=Usage)
+    note: str | None = None  # the agent's own explanation (e.g. why an oracle gave up), kept in the trace
 
 
 @dataclass

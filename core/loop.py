@@ -128,6 +128,7 @@ async def run_episode(
                 usage=turn.usage,
                 agent_s=t1 - t0,
                 env_s=t2 - t1,
+                note=turn.note,
             )
             traj.steps.append(record)
             obs = result.observation
@@ -168,4 +169,7 @@ async def _settle(host: Any, task: Task, traj: Trajectory, env: Any) -> Settleme
     if traj.end_reason in INFRA_OUTCOMES and settlement.outcome != "success":
         settlement.outcome = traj.end_reason
         settlement.failure_reason = traj.error
+    notes = [s.note for s in traj.steps if s.note]
+    if notes and settlement.outcome != "success":
+        settlement.failure_reason = f"{settlement.failure_reason}; agent: {notes[-1]}"
     return settlement

@@ -107,6 +107,7 @@ class StepRecord:
     agent_s: float = 0.0
     env_s: float = 0.0
     images: list[dict[str, Any]] = field(default_factory=list)
+    note: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form written to the trace file."""

@@ -6,12 +6,14 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from suite.agents import Agent, AgentTurn
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, StepResult, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
 from suite_omniear import prompting, scoring
 from suite_omniear.data import CATEGORIES, AttributeTable, EvalTask, find_attribute_table, load_attribute_table
 from suite_omniear.data import load_tasks as load_eval_tasks
+from suite_omniear.oracle import OraclePlanner
 from suite_omniear.sim.simulator import OmniSim
 
 BENCH = "omniear"
@@ -99,16 +101,26 @@ def register(registry: Registry) -> None:
     from suite_omniear.conformance import run_conformance
 
     registry.add_conformance(BENCH, run_conformance)
-    registry.add_agent(AgentSpec("oracle", oracle_policy_agent, "privileged planner over the hidden scene and goal",
+    registry.add_agent(AgentSpec("oracle", OracleAgent, "privileged planner over the hidden scene and goal",
                                  benchmarks=(BENCH,)))
 
 
-def oracle_policy_agent(ctx: Any) -> Any:
-    """The oracle agent: our privileged planner, stepping the same loop as every agent."""
-    from suite.agents import PolicyAgent
-    from suite_omniear.oracle import oracle_policy
+class OracleAgent(Agent):
+    """Our privileged planner, stepping the same loop as every agent; it says why it gave up on a check."""
 
-    return PolicyAgent(oracle_policy)
+    def __init__(self, ctx: Any) -> None:
+        self.planner: OraclePlanner | None = None
+
+    async def begin(self, task: Task, env: OmniEnv) -> None:
+        """Plan over this episode's simulator."""
+        self.planner = OraclePlanner(env.sim)
+
+    async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
+        """The planner's next command per agent."""
+        commands = self.planner.next_commands()
+        text = " | ".join(f"{a}: {c}" for a, c in commands.items()) if len(commands) > 1 else commands["agent_1"]
+        note = "; ".join(f"check {i}: {why}" for i, why in sorted(self.planner.infeasible.items())) or None
+        return AgentTurn(Action(value=commands, text=text), note=note)
 
 
 def _keep(et: EvalTask, config: Any) -> bool:

@@ -13,6 +13,7 @@ from suite.cli import main
 from suite.models import register_script
 from suite.records import Action, StepRecord
 from suite.store import RunStore
+from suite.testing import PluginConformance
 from suite_omniear.prompting import history_summary, parse_reply
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "omniear"
@@ -100,3 +101,36 @@ def test_history_formats() -> None:
     assert history_summary([failed], 2) == (
         "Recent Action History:\n2. Action: agent_1=PARSE_FAILED, agent_2=PARSE_FAILED, Result: agent_1: LLM response "
         "parsing failed: Agent_1_Action not found; agent_2: LLM response parsing failed: Agent_2_Action not found")
+
+
+@needs_data
+def test_validate_solves_what_the_reference_oracle_solved(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`suite validate` on the eval split: 270/280, and each of the 10 failures with the planner's reason."""
+    assert main(["validate", "--plugins", "omniear", "--data-dir", str(EVAL), "--out", str(tmp_path / "v")]) == 1
+    records = RunStore(tmp_path / "v").records()
+    golden = _golden_oracle()
+    assert {r["episode_id"]: r["outcome"] == "success" for r in records} == {
+        k: g["final_success"] for k, g in golden.items()}
+    wins = Counter(r["task_category"] for r in records if r["outcome"] == "success")
+    assert dict(wins) == GOLDEN_ORACLE_SUCCESS
+    assert "270/280" in capsys.readouterr().out
+    failures = [r for r in records if r["outcome"] != "success"]
+    assert len(failures) == 10 and all("agent: check" in r["failure_reason"] for r in failures)
+
+
+def test_default_run_uses_the_generated_pack_offline(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With no data configured the plugin runs its generated pack, and says so in metadata and report."""
+    out = tmp_path / "r"
+    assert main(["run", "--plugins", "omniear", "--agent", "oracle", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "GENERATED pack" in text
+    store = RunStore(out)
+    assert store.meta()["data"]["omniear"]["kind"] == "generated"
+    records = store.records()
+    assert records and all(r["outcome"] == "success" for r in records)
+    assert {r["task_category"] for r in records} == set(GOLDEN_ORACLE_SUCCESS)
+
+
+class TestOmniEARConformance(PluginConformance):
+    plugin = "omniear"
+    oracle_tasks = 3
