@@ -49,14 +49,28 @@ class Renderer:
         self._rooms: dict[str, str] = {}
         self._agents: dict[str, str] = {}
         self._text: str | None = None
-        self._properties: dict[str, list[str]] = {}
+        self._properties: dict[str, tuple[str, str]] = {}
         self._header = (
             f"{OVERVIEW}\nTotal: {len(world.rooms)} rooms, {len(world.objects)} objects, "
             f"{len(world.agents)} agents\n\n{ROOMS_HEADER}"
         )
 
-    def _visible(self, obj: Obj) -> bool:
-        return self.show_all or obj.discovered
+    def _visible_children(self, children: list[str]) -> list[Obj]:
+        objects = self.world.objects
+        if self.show_all:
+            return [objects[c] for c in children]
+        return [o for o in (objects[c] for c in children) if o.discovered]
+
+    def _property_block(self, obj: Obj, ind: str) -> str:
+        """The Properties section (properties never change; the text is kept per indent)."""
+        cached = self._properties.get(obj.id)
+        if cached is None or cached[0] != ind:
+            lines = property_lines(obj.properties)
+            text = (
+                f"{ind}  • Properties:\n" + "\n".join(f"{ind}    - {line}" for line in lines) if lines else ""
+            )
+            cached = self._properties[obj.id] = (ind, text)
+        return cached[1]
 
     def object_block(self, obj: Obj, depth: int) -> str:
         """The object's lines and its visible descendants', indented for `depth`."""
@@ -73,15 +87,10 @@ class Renderer:
         if obj.states:
             lines.append(f"{ind}  • States:")
             lines.extend(f"{ind}    - {k}: {v}" for k, v in obj.states.items())
-        props = self._properties.get(obj.id)
-        if props is None:  # properties never change, so their lines are kept for the whole episode
-            props = self._properties[obj.id] = property_lines(obj.properties)
+        props = self._property_block(obj, ind)
         if props:
-            lines.append(f"{ind}  • Properties:")
-            prefix = f"{ind}    - "
-            lines.extend(prefix + line for line in props)
-        kids = [world.objects[c] for c in obj.children]
-        kids = [k for k in kids if self._visible(k)]
+            lines.append(props)
+        kids = self._visible_children(obj.children)
         if kids:
             lines.append(f"{ind}  • Contains Objects:")
             lines.extend(self.object_block(k, depth + 1) for k in kids)
@@ -106,8 +115,7 @@ class Renderer:
             for agent in agents:
                 lines.append(f"    - Agent: {agent.name} (ID: {agent.id})")
                 lines.append(f"      Items held: {len(agent.inventory)}, Abilities: {len(agent.sources)}")
-        kids = [world.objects[c] for c in room.children]
-        kids = [k for k in kids if self._visible(k)]
+        kids = self._visible_children(room.children)
         if kids:
             lines.append("  • Objects:")
             lines.extend(self.object_block(k, 0) for k in kids)
