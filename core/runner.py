@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import platform
 import random
 import subprocess
@@ -131,9 +132,11 @@ class RunSession:
                 self.host, task, self.make_agent(task.benchmark), self.bench_config(task.benchmark), sink,
                 timeout_s=self.cfg.run.episode_timeout_s,
             )
-        except BudgetExceeded:
+        except (BudgetExceeded, asyncio.CancelledError) as exc:  # unfinished: `--resume` runs it again
             sink.writer.close()
             self.store.mark_pending([task.key])
+            if isinstance(exc, asyncio.CancelledError):
+                raise
             return None
         finally:
             self.in_flight.discard(task.key)

@@ -125,3 +125,39 @@ def test_malformed_task_file_names_file_and_pointer(tmp_path: Path, capsys: pyte
     assert main([*RUN, "--agent", "oracle", "--data-dir", str(data), "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err.strip()
     assert "tasks.jsonl:1" in err and "/start" in err and "integer" in err and len(err.splitlines()) == 1
+
+
+def test_max_cost_stops_cleanly_and_resume_finishes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r"
+    priced = ["--model", "scripted/counter-greedy", "model.cache=false", "model.price_per_mtok.prompt=10000",
+              "--concurrency", "2"]
+    assert main([*RUN, *priced, "--out", str(out), "--max-cost", "2"]) == 3
+    store = RunStore(out)
+    finished = store.records()
+    assert 0 < len(finished) < 12 and store.meta()["status"] == "stopped"
+    assert set(store.counts()) <= {"done", "pending"}
+    assert "resume" in capsys.readouterr().err
+    assert main(["run", "--resume", str(out), "--max-cost", "1000", "--no-report"]) == 0
+    after = RunStore(out).records()
+    assert len(after) == 12 and {r["episode_id"] for r in finished} <= {r["episode_id"] for r in after}
+    assert all(r["outcome"] == "success" for r in after)
+
+
+def test_ctrl_c_flushes_marks_interrupted_and_exits_130(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    env = {**os.environ, "COUNTER_LATENCY_S": "0.1"}
+    proc = subprocess.Popen([sys.executable, "-m", "suite.cli", *RUN, "--model", "scripted/counter-greedy",
+                             "model.cache=false", "--concurrency", "2", "--out", str(out)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while _done(out) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err.decode()[-500:]
+    store = RunStore(out)
+    assert store.meta()["status"] == "interrupted"
+    assert set(store.counts()) <= {"done", "pending"}
+    assert 2 <= store.counts()["done"] < 12
+    assert main(["run", "--resume", str(out), "--no-report"]) == 0
+    assert len(RunStore(out).records()) == 12

@@ -10,6 +10,7 @@ from suite.models.cache import ResponseCache
 from suite.models.client import ModelClient
 from suite.models.ledger import CostLedger
 from suite.models.limiter import Limit, RateLimiter
+from suite.models.pricing import TokenPrice
 from suite.models.retry import RetryPolicy
 
 SAMPLING = ("temperature", "max_tokens", "top_p")
@@ -54,8 +55,10 @@ def client_from_config(cfg: Any, defaults: Mapping[str, Any] | None = None,
     model = cfg.model
     parts = parts or shared_parts(cfg)
     sampling = {k: model.get(k) if model.get(k) is not None else (defaults or {}).get(k) for k in SAMPLING}
+    price = model.get("price_per_mtok") or {}
     client = ModelClient(
         str(cfg.run.model),
+        price=_price(price.get("prompt"), price.get("completion")),
         limiter=parts.limiter,
         ledger=parts.ledger,
         cache=parts.cache,
@@ -65,3 +68,9 @@ def client_from_config(cfg: Any, defaults: Mapping[str, Any] | None = None,
     )
     client.check_api_key()  # a missing key stops the run before its first episode
     return client
+
+
+def _price(prompt: float | None, completion: float | None) -> TokenPrice | None:
+    if prompt is None and completion is None:
+        return None
+    return TokenPrice(float(prompt or 0) / 1e6, float(completion or 0) / 1e6)

@@ -9,7 +9,6 @@ cannot satisfy gets a reason in `infeasible` and is skipped.
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 from suite_omniear.data import AttributeAction, Check
@@ -332,29 +331,9 @@ class OraclePlanner:
         return self._all(f"CORP_GRAB {team} {obj.id}")
 
 
-_PLANNERS: weakref.WeakKeyDictionary[OmniSim, OraclePlanner] = weakref.WeakKeyDictionary()
-
-
-def planner_for(sim: OmniSim) -> OraclePlanner:
-    """The planner bound to a simulator (one per simulator, kept while the simulator lives)."""
-    planner = _PLANNERS.get(sim)
-    if planner is None:
-        planner = _PLANNERS[sim] = OraclePlanner(sim)
-    return planner
-
-
 def run_oracle(sim: OmniSim) -> OraclePlanner:
     """Drive a simulator with the oracle until the episode ends (DONE or the step cap)."""
-    planner = planner_for(sim)
+    planner = OraclePlanner(sim)
     while not sim.episode_over:
         sim.step(planner.next_commands())
     return planner
-
-
-def oracle_policy(task: Any, env: Any, observation: Any, history: Any) -> Any:
-    """Suite policy signature: the oracle's commands for `env.sim` as an Action."""
-    from suite.records import Action
-
-    commands = planner_for(env.sim).next_commands()
-    text = commands["agent_1"] if len(commands) == 1 else " | ".join(f"{a}: {c}" for a, c in commands.items())
-    return Action(value=commands, text=text)

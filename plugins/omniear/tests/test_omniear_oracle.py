@@ -6,7 +6,7 @@ from collections import Counter
 from types import SimpleNamespace
 
 from suite_omniear.data import find_attribute_table, load_attribute_table, load_tasks
-from suite_omniear.oracle import OraclePlanner, oracle_policy, planner_for, run_oracle
+from suite_omniear.oracle import OraclePlanner, run_oracle
 from suite_omniear.sim import MAX_STEPS, OmniSim
 
 #: Oracle successes per category on the golden eval subset in explore mode (golden README: 270/280).
@@ -62,7 +62,7 @@ def test_multi_agent_heavy_carry_and_cooperative_verb(omni: SimpleNamespace) -> 
     checks = [{"id": "crate_1", "location_id": ":hall"}, {"id": "crate_1", "is_open": True}]
     sim = omni.build(agents=2, checks=checks, category="compound_collaboration")
     commands = []
-    planner = planner_for(sim)
+    planner = OraclePlanner(sim)
     while not sim.episode_over:
         commands.append(planner.next_commands())
         sim.step(commands[-1])
@@ -90,10 +90,3 @@ def test_infeasible_checks_get_reasons_and_done(omni: SimpleNamespace) -> None:
     sim = omni.build(grasp=0)
     planner = run_oracle(sim)
     assert not sim.task_success and "grasp limits [0]" in planner.infeasible[0]
-
-
-def test_policy_returns_an_action(omni: SimpleNamespace) -> None:
-    env = SimpleNamespace(sim=omni.build(agents=2))
-    action = oracle_policy(None, env, None, [])
-    assert action.value == {"agent_1": "GOTO kitchen", "agent_2": "DONE"}
-    assert action.text == "agent_1: GOTO kitchen | agent_2: DONE"

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from suite.cli import main
 from suite.models import register_script
 from suite.records import Action, StepRecord
