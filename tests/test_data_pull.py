@@ -24,6 +24,10 @@ def _files(shared: Path) -> dict[str, bytes]:
     }
 
 
+def _entry(path: str, mode: str, body: bytes) -> dict[str, str]:
+    return {"path": path, "type": "blob", "mode": mode, "sha": git_blob_sha(body)}
+
+
 class FakeGitHub(BaseHTTPRequestHandler):
     """Serves a tree (with one symlink) and raw files of one commit; `corrupt` flips served bytes."""
 
@@ -44,8 +48,8 @@ class FakeGitHub(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802
         self.hits.append(self.path)
         if self.path.startswith(f"/api/repos/{UPSTREAM}/git/trees/{UPSTREAM_COMMIT}"):
-            tree = [{"path": p, "type": "blob", "mode": "100644", "sha": git_blob_sha(b)} for p, b in self.files.items()]
-            tree.append({"path": self.link[0], "type": "blob", "mode": "120000", "sha": git_blob_sha(self.link[1].encode())})
+            tree = [_entry(p, "100644", b) for p, b in self.files.items()]
+            tree.append(_entry(self.link[0], "120000", self.link[1].encode()))
             return self._send(json.dumps({"tree": tree}).encode())
         prefix = f"/raw/{UPSTREAM}/{UPSTREAM_COMMIT}/"
         path = self.path.removeprefix(prefix)
