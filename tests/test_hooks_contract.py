@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from suite import commands, hookspecs
 from suite.cli import main
 from suite.errors import PluginError

@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from suite.cli import main
 from suite.store import RunStore
 
