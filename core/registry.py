@@ -15,12 +15,16 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Metric:
-    """A headline metric of a benchmark: the per-episode `metrics[name]` averaged over episodes."""
+    """A headline metric of a benchmark: the per-episode `metrics[name]` averaged over episodes.
+
+    With `macro_by`, the mean of the group means instead, episodes grouped by `metrics[macro_by]` (e.g. a mean
+    over datasets, each dataset weighing the same), bootstrapped within the groups."""
 
     name: str
     label: str
     percent: bool = True
     higher_is_better: bool = True
+    macro_by: str | None = None
 
 
 @dataclass

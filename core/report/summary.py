@@ -8,14 +8,15 @@ from typing import Any
 
 from suite.plugins import PluginHost
 from suite.records import INFRA_OUTCOMES, OUTCOMES
-from suite.report.stats import bootstrap_ci
+from suite.report.stats import bootstrap_ci, bootstrap_macro_ci
 from suite.store import RunStore
 
 REPORT_FORMAT = "embodied-suite.report/1"
 
 
-def _metric_values(records: list[dict[str, Any]], name: str) -> list[float]:
-    values = []
+def _metric_values(records: list[dict[str, Any]], name: str, group: str | None = None) -> dict[str, list[float]]:
+    """Numeric values of `metrics[name]` (infra failures excluded), by `metrics[group]` (one group if None)."""
+    values: dict[str, list[float]] = defaultdict(list)
     for rec in records:
         if rec["outcome"] in INFRA_OUTCOMES:
             continue
@@ -23,7 +24,7 @@ def _metric_values(records: list[dict[str, Any]], name: str) -> list[float]:
         if isinstance(value, bool):
             value = float(value)
         if isinstance(value, int | float):
-            values.append(float(value))
+            values[str(rec["metrics"].get(group)) if group else ""].append(float(value))
     return values
 
 
@@ -36,10 +37,13 @@ def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[
         outcomes[rec["outcome"]] += 1
     metrics = {}
     for metric in spec.headline if spec else []:
-        values = _metric_values(records, metric.name)
-        mean, low, high = bootstrap_ci(values, resamples, confidence, seed)
+        groups = _metric_values(records, metric.name, metric.macro_by)
+        if metric.macro_by:
+            mean, low, high = bootstrap_macro_ci(groups, resamples, confidence, seed)
+        else:
+            mean, low, high = bootstrap_ci(groups.get("", []), resamples, confidence, seed)
         metrics[metric.name] = {
-            "label": metric.label, "percent": metric.percent, "n": len(values),
+            "label": metric.label, "percent": metric.percent, "n": sum(len(v) for v in groups.values()),
             "mean": _num(mean), "ci_low": _num(low), "ci_high": _num(high),
         }
     return {

@@ -1,1 +1,107 @@
-"""Hook implementations of the agentvqa benchmark plugin."""
+"""The AgentVQA benchmark plugin: 4-option questions over images, frames and action histories, one per episode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from suite.errors import ConfigError
+from suite.hookspecs import hookimpl
+from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
+from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
+from suite_agentvqa import scoring
+from suite_agentvqa.agents import constant_agent, oracle_agent
+from suite_agentvqa.answers import parse_answer
+from suite_agentvqa.data import Question, is_data_dir, read_questions
+from suite_agentvqa.env import QuestionEnv
+from suite_agentvqa.options import option_orders
+from suite_agentvqa.prompting import SETTINGS, build_messages
+from suite_agentvqa.selection import filter_questions, sample_per_dataset
+from suite_agentvqa.tables import detail_tables
+
+BENCH = "agentvqa"
+PACK_DIR = Path(__file__).parent / "pack"
+OFFICIAL = ("the official AgentVQA data is NOT PUBLISHED yet, the paper announces a release without date or URL; "
+            "convert a copy with `python -m suite_agentvqa.convert SRC --out DIR`")
+
+
+@hookimpl
+def register(registry: Registry) -> None:
+    """Declare the benchmark, its data (the generated pack until an official release), the oracle and the
+    constant-letter baseline."""
+    registry.add_benchmark(BenchmarkSpec(
+        name=BENCH,
+        description="AgentVQA: agentic visual understanding as 4-option questions (14 datasets, 5 domains)",
+        headline=[Metric("correct", "overall acc", macro_by="dataset"),
+                  Metric("correct_evaluated", "acc excl. unevaluated", macro_by="dataset"),
+                  Metric("unevaluated", "unevaluated", higher_is_better=False)],
+        detail_tables=detail_tables,
+        resources={"num_cpus": 0.25},
+    ))
+    registry.add_data_source(DataSource(
+        BENCH, official=OFFICIAL, pack_dir=PACK_DIR,
+        pack_label="generated AgentVQA pack (seeded household-simulator questions, NOT the official data)",
+        is_data_dir=is_data_dir,
+    ))
+    registry.add_agent(AgentSpec("oracle", oracle_agent, "answers with the correct letter (checks the data)",
+                                 benchmarks=(BENCH,)))
+    registry.add_agent(AgentSpec("constant", constant_agent,
+                                 "always answers agentvqa.constant_letter (the constant-letter baseline)",
+                                 benchmarks=(BENCH,)))
+
+
+def _protocol(config: Any) -> str:
+    parts = ["circular"] if config.get("circular") else []
+    if config.get("shuffle"):
+        parts.append(f"shuffled (seed {int(config.get('shuffle_seed') or 0)})")
+    return ", ".join(parts) or "file order"
+
+
+def _task(question: Question, config: Any, settings: dict[str, Any]) -> Task:
+    seed = int(config.get("shuffle_seed") or 0) if config.get("shuffle") else None
+    orders = option_orders(question.id, len(question.options), seed, bool(config.get("circular")))
+    data = {"question": question, "orders": orders, "prompt": settings, "protocol": _protocol(config)}
+    return Task(BENCH, question.id, data, category=question.category, max_steps=len(orders))
+
+
+@hookimpl
+def load_tasks(benchmark: str, config: Any) -> list[Task]:
+    """The data dir's questions, filtered by dataset, domain and category, sampled per dataset when asked."""
+    questions = filter_questions(read_questions(config.data_dir), config.get("datasets"), config.get("domains"),
+                                 config.get("categories"))
+    limit = config.get("limit_per_dataset")
+    if limit is not None:
+        questions = sample_per_dataset(questions, int(limit), int(config.get("sample_seed") or 0))
+    if not questions:
+        raise ConfigError(f"agentvqa: no question of {config.data_dir} is left after the dataset, domain and "
+                          "category filters")
+    settings = {key: config.get(key) for key in SETTINGS}
+    return [_task(q, config, settings) for q in questions]
+
+
+@hookimpl
+def make_env(benchmark: str, task: Task, config: Any) -> QuestionEnv:
+    """The question's episode (no simulator)."""
+    return QuestionEnv(task, int(config.get("num_frames") or 32))
+
+
+@hookimpl
+def build_prompt(benchmark: str, task: Task, observation: Observation, history: list[StepRecord]) -> list[dict]:
+    """The media as data URLs, then the question with its options in the order asked at this step."""
+    order = task.data["orders"][min(len(history), len(task.data["orders"]) - 1)]
+    return build_messages(task.data["question"], order, observation.images, task.data["prompt"])
+
+
+@hookimpl
+def parse_action(benchmark: str, task: Task, reply: str) -> Action:
+    """The chosen letter (exact letter, then answer declarations), or unevaluated with the reason."""
+    parsed = parse_answer(reply, len(task.data["question"].options))
+    if parsed.letter is None:
+        return Action.failure(parsed.reason)
+    return Action(value=parsed.letter, text=parsed.letter)
+
+
+@hookimpl
+def settle(benchmark: str, task: Task, trajectory: Trajectory, env: QuestionEnv) -> Settlement:
+    """Correct only when every order asked was answered right; unparsed answers leave the question unevaluated."""
+    return scoring.settle(task, trajectory)

@@ -1,0 +1,36 @@
+"""The benchmark's own agents: the oracle (reads the answer) and the constant-letter baseline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from suite.agents import AgentContext, PolicyAgent
+from suite.errors import ConfigError
+from suite.records import Action, Observation, StepRecord, Task
+from suite_agentvqa.data import LETTERS
+from suite_agentvqa.options import shown_letter
+
+
+def oracle_policy(task: Task, env: Any, observation: Observation, history: list[StepRecord]) -> Action:
+    """The correct letter of the option order asked at this step."""
+    order = task.data["orders"][len(history)]
+    letter = shown_letter(order, task.data["question"].answer)
+    return Action(value=letter, text=letter)
+
+
+def oracle_agent(ctx: AgentContext) -> PolicyAgent:
+    """The oracle agent: proves every question's answer maps through shuffles and rotations."""
+    return PolicyAgent(oracle_policy)
+
+
+def constant_agent(ctx: AgentContext) -> PolicyAgent:
+    """The constant-letter baseline: always the letter `agentvqa.constant_letter` (the paper's "select all A")."""
+    section = ctx.config.get("agentvqa") or {}
+    letter = str(section.get("constant_letter") or "A").strip().upper()
+    if letter not in LETTERS:
+        raise ConfigError(f"agentvqa.constant_letter must be one of {', '.join(LETTERS)}, not {letter!r}")
+
+    def policy(task: Task, env: Any, observation: Observation, history: list[StepRecord]) -> Action:
+        return Action(value=letter, text=letter)
+
+    return PolicyAgent(policy)

@@ -1,0 +1,39 @@
+"""The episode of one question: no simulator, just the question and its media, asked once per option order."""
+
+from __future__ import annotations
+
+from suite.records import Observation, StepResult, Task
+from suite_agentvqa.data import Question
+from suite_agentvqa.media import load_media
+from suite_agentvqa.prompting import question_text
+
+
+class QuestionEnv:
+    """Holds a question's media; each answer is recorded and the episode ends once every order was answered.
+
+    The order asked at step i is `task.data["orders"][i]` (build_prompt and settle index it by step, so a reply
+    that does not parse still uses up its order)."""
+
+    def __init__(self, task: Task, num_frames: int) -> None:
+        self.task = task
+        self.question: Question = task.data["question"]
+        self.num_frames = num_frames
+        self.answered = 0
+        self.observation = Observation()
+
+    def reset(self) -> Observation:
+        """Load the media (PNG at native size; videos sampled to `num_frames`); the text is the question as filed."""
+        order = tuple(range(len(self.question.options)))
+        text = question_text(self.question, order, self.task.data["prompt"].get("prompt_dir"))
+        self.observation = Observation(text=text, images=load_media(self.question, self.num_frames),
+                                       data={"orders": len(self.task.data["orders"])})
+        return self.observation
+
+    def step(self, letter: str) -> StepResult:
+        """Record an answer; the same observation (same images, stored once) comes back for the next order."""
+        self.answered += 1
+        done = self.answered >= len(self.task.data["orders"])
+        return StepResult(self.observation, feedback=f"answer {letter} recorded", done=done)
+
+    def close(self) -> None:
+        """Nothing to release."""

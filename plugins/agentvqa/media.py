@@ -1,0 +1,84 @@
+"""A question's media as PNG images at native size: image files, frame lists and videos sampled to k frames."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from PIL import Image as PILImage
+from suite.errors import DataError
+from suite.records import Image
+from suite_agentvqa.data import Question
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def sample_indices(n: int, k: int) -> list[int]:
+    """`k` evenly spaced indices over `n` frames (first and last included), rounded half up; all when n <= k."""
+    if n <= 0 or k <= 0:
+        return []
+    if n <= k:
+        return list(range(n))
+    if k == 1:
+        return [(n - 1) // 2]
+    return sorted({int(i * (n - 1) / (k - 1) + 0.5) for i in range(k)})
+
+
+def png_bytes(path: Path) -> bytes:
+    """The file's bytes when it is a PNG, else the image re-encoded losslessly as PNG (same pixels, same size)."""
+    data = path.read_bytes()
+    if data.startswith(PNG_SIGNATURE):
+        return data
+    try:
+        with PILImage.open(io.BytesIO(data)) as img:
+            return _encode(img)
+    except OSError as exc:
+        raise DataError(path, "/", f"an image file Pillow can read ({exc})") from exc
+
+
+def _encode(img: PILImage.Image) -> bytes:
+    out = io.BytesIO()
+    img.convert("RGBA" if "A" in img.getbands() else "RGB").save(out, format="PNG")
+    return out.getvalue()
+
+
+def video_frames(path: Path, k: int) -> tuple[list[tuple[int, bytes]], int]:
+    """`k` evenly spaced frames of a video file as (index, PNG bytes), and the video's frame count.
+
+    Animated GIF, PNG and WebP are read with Pillow; other containers (mp4, webm, ...) with PyAV when it is
+    installed (`pip install av`); otherwise convert the video to a frame list (see the README)."""
+    try:
+        with PILImage.open(path) as img:
+            n = getattr(img, "n_frames", 1)
+            frames = []
+            for index in sample_indices(n, k):
+                img.seek(index)
+                frames.append((index, _encode(img)))
+            return frames, n
+    except OSError:
+        pass
+    try:
+        import av
+    except ImportError:
+        raise DataError(path, "/", "a video Pillow can read (GIF, APNG, WebP); for other formats install PyAV "
+                        "(`pip install av`) or give the question a frame list") from None
+    with av.open(str(path)) as container:
+        n = sum(1 for _ in container.decode(video=0))
+    wanted = set(sample_indices(n, k))
+    with av.open(str(path)) as container:
+        frames = [(i, _encode(f.to_image())) for i, f in enumerate(container.decode(video=0)) if i in wanted]
+    return frames, n
+
+
+def load_media(question: Question, num_frames: int) -> list[Image]:
+    """The images a model sees, labelled: every image, or `num_frames` evenly spaced frames of a video."""
+    if question.media_kind == "images":
+        many = len(question.media) > 1
+        return [Image(png=png_bytes(p), label=f"Image {i}" if many else "Image")
+                for i, p in enumerate(question.media, 1)]
+    if question.media_kind == "frames":
+        n = len(question.media)
+        frames = [(i, png_bytes(question.media[i])) for i in sample_indices(n, num_frames)]
+    else:
+        frames, n = video_frames(question.media[0], num_frames)
+    return [Image(png=png, label=f"Frame {i + 1} of {n}") for i, png in frames]

@@ -1,0 +1,82 @@
+"""The question prompt (our wording of the paper's template, in replaceable files) and its chat message."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from suite.errors import ConfigError
+from suite.records import Image
+from suite_agentvqa.data import LETTERS, Question
+from suite_agentvqa.options import Order
+
+PROMPT_DIR = Path(__file__).parent / "prompts"
+#: The config keys of the `agentvqa` section that shape the prompt.
+SETTINGS = ("prompt_dir", "media_labels", "image_detail")
+
+
+def load_template(name: str, prompt_dir: str | None = None) -> str:
+    """A template (`<name>.txt`) from the user's prompt folder when it has one, else ours; trailing newline cut."""
+    path = PROMPT_DIR / f"{name}.txt"
+    if prompt_dir and (Path(prompt_dir) / f"{name}.txt").is_file():
+        path = Path(prompt_dir) / f"{name}.txt"
+    return path.read_text(encoding="utf-8").rstrip("\n")
+
+
+def _fill(name: str, prompt_dir: str | None, **fields: str) -> str:
+    try:
+        return load_template(name, prompt_dir).format_map(fields)
+    except (KeyError, ValueError, IndexError) as exc:
+        raise ConfigError(f"prompt template {name}.txt: bad placeholder {exc}; it may use {sorted(fields)}") from None
+
+
+def letters_phrase(n: int) -> str:
+    """`A, B, C, or D` for four options."""
+    letters = list(LETTERS[:n])
+    return letters[0] if n == 1 else ", ".join(letters[:-1]) + f", or {letters[-1]}"
+
+
+def media_noun(question: Question) -> str:
+    """What the model is shown, in words: screenshot(s), image(s) or video frames."""
+    if question.media_kind != "images":
+        return "video frames"
+    noun = "screenshot" if question.domain == "web_agents" else "image"
+    return noun if len(question.media) == 1 else noun + "s"
+
+
+def question_text(question: Question, order: Order, prompt_dir: str | None = None) -> str:
+    """The prompt text: goal and previous actions when the question has them, question, options, instruction."""
+    sections = []
+    if question.goal:
+        sections.append(_fill("goal", prompt_dir, goal=question.goal))
+    if question.action_history is not None:
+        history = "\n".join(f"{i}. {a}" for i, a in enumerate(question.action_history, 1))
+        sections.append(_fill("history", prompt_dir, history=history or load_template("no_history", prompt_dir)))
+    options = "\n".join(f"{LETTERS[j]}. {question.options[i]}" for j, i in enumerate(order))
+    context = "".join(s + "\n\n" for s in sections)
+    return _fill("question", prompt_dir, context=context, question=question.question, options=options,
+                 media=media_noun(question), letters=letters_phrase(len(order)))
+
+
+def image_part(image: Image, detail: str | None) -> dict[str, Any]:
+    """An OpenAI-style image part carrying the PNG bytes as a data URL (native size, never resized)."""
+    url = "data:image/png;base64," + base64.b64encode(image.png or b"").decode("ascii")
+    body: dict[str, Any] = {"url": url}
+    if detail:
+        body["detail"] = detail
+    return {"type": "image_url", "image_url": body}
+
+
+def build_messages(question: Question, order: Order, images: Sequence[Image],
+                   settings: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One user message: the media first (labelled when there are several), then the question text."""
+    parts: list[dict[str, Any]] = []
+    label = settings.get("media_labels", True) and len(images) > 1
+    for image in images:
+        if label:
+            parts.append({"type": "text", "text": f"{image.label}:"})
+        parts.append(image_part(image, settings.get("image_detail")))
+    parts.append({"type": "text", "text": question_text(question, order, settings.get("prompt_dir"))})
+    return [{"role": "user", "content": parts}]
