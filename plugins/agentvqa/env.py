@@ -25,8 +25,7 @@ class QuestionEnv:
         """Load the media (PNG at native size; videos sampled to `num_frames`); the text is the question as filed."""
         order = tuple(range(len(self.question.options)))
         text = question_text(self.question, order, self.task.data["prompt"].get("prompt_dir"))
-        self.observation = Observation(text=text, images=load_media(self.question, self.num_frames),
-                                       data={"orders": len(self.task.data["orders"])})
+        self.observation = Observation(text=text, images=load_media(self.question, self.num_frames))
         return self.observation
 
     def step(self, letter: str) -> StepResult:

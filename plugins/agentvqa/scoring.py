@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from suite.records import Settlement, Task, Trajectory
-from suite_agentvqa.data import Question
-from suite_agentvqa.options import shown_letter
+from suite_agentvqa.data import LETTERS, Question
+from suite_agentvqa.options import file_index, shown_letter
 
 
 def settle(task: Task, trajectory: Trajectory) -> Settlement:
     """Score the answers step by step against the order asked at that step; an unparsed one leaves it unevaluated.
 
-    `answers` and `gold` list the letters per order asked (`-`: unparsed), e.g. `CB-A` against `CBAD`."""
+    `answers` and `gold` list the letters per order asked (`-`: unparsed), e.g. `CB-A` against `CBAD`;
+    `answers_as_filed` maps each answer back to the option's letter in the file's order."""
     question: Question = task.data["question"]
     orders = task.data["orders"]
     steps = trajectory.steps[: len(orders)]
@@ -31,6 +32,8 @@ def settle(task: Task, trajectory: Trajectory) -> Settlement:
         "protocol": task.data["protocol"],
         "answers": "".join(a or "-" for a in answers),
         "gold": "".join(golds),
+        "answers_as_filed": "".join(LETTERS[file_index(o, a)] if a else "-" for o, a in zip(orders, answers,
+                                                                                             strict=False)),
         "generated": bool(question.meta.get("generated")),
     }
     if correct:

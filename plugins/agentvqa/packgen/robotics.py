@@ -62,7 +62,8 @@ def state_tracking() -> Maker:
 
 
 def depth_order(farthest: bool, category: str, margin: float = 0.4) -> Maker:
-    """Which of four compact objects is farthest from (or closest to) the camera, by a clear margin."""
+    """Which of four compact objects is farthest from (or closest to) the camera: first by a clear margin both in
+    straight-line distance to its centre and in median image depth."""
 
     def make(rng: random.Random, seed: int) -> Draft | None:
         stage = Stage(rng, seed)
@@ -71,12 +72,16 @@ def depth_order(farthest: bool, category: str, margin: float = 0.4) -> Maker:
         if len(compact) < 4:
             return None
         chosen = rng.sample(compact, 4)
-        ranked = sorted(chosen, key=shot.median_depth, reverse=farthest)
-        if abs(shot.median_depth(ranked[0]) - shot.median_depth(ranked[1])) < margin:
+        sign = -1 if farthest else 1
+        by_distance = sorted(chosen, key=lambda i: sign * stage.camera_distance(i))
+        by_depth = sorted(chosen, key=lambda i: sign * shot.median_depth(i))
+        first, second = (stage.camera_distance(i) for i in by_distance[:2])
+        if by_depth[0] != by_distance[0] or abs(first - second) < margin or abs(
+                shot.median_depth(by_depth[0]) - shot.median_depth(by_depth[1])) < margin / 2:
             return None
         word = "farthest from" if farthest else "closest to"
-        return Draft(category, f"Which of these objects is {word} the camera?", readable(shot.type_of(ranked[0])),
-                     [readable(shot.type_of(i)) for i in ranked[1:]], [shot.rgb])
+        return Draft(category, f"Which of these objects is {word} the camera?", readable(shot.type_of(by_distance[0])),
+                     [readable(shot.type_of(i)) for i in by_distance[1:]], [shot.rgb])
 
     return make
 

@@ -132,6 +132,11 @@ class Stage:
         bearing = math.degrees(math.atan2(obj.center[0] - a.x, obj.center[2] - a.z))
         return (bearing - a.yaw + 180) % 360 - 180
 
+    def camera_distance(self, object_id: str) -> float:
+        """Straight-line distance from the camera to the object's centre (m)."""
+        obj = self.ctl.world.objects[object_id]
+        return math.dist(self.ctl.world.agent.camera, obj.center)
+
     def distance_to(self, object_id: str) -> float:
         """Horizontal distance from the agent to the object's centre (m)."""
         a = self.ctl.world.agent

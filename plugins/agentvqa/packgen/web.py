@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 
 from suite_agentvqa.packgen.draft import Draft, Maker
-from suite_agentvqa.packgen.stage import Shot, Stage, interactable, interior_point, near_miss_point, readable
+from suite_agentvqa.packgen.events import actionable
+from suite_agentvqa.packgen.stage import Shot, Stage, interior_point, near_miss_point, readable
 
-REACH = 1.4
 ACTION_WORDS = ("Tap acts on what is under the point (pixel coordinates of the screenshot); Swipe turns or tilts "
                 "the view; Press Done ends the task.")
 SWIPES = {"Left": ("RotateLeft", 90, "turn 90° left"), "Right": ("RotateRight", 90, "turn 90° right"),
@@ -66,14 +66,6 @@ def ground_point(small: bool) -> Maker:
     return make
 
 
-def _verbs(stage: Stage, object_id: str) -> list[tuple[str, str, str]]:
-    """The goal verbs that would change this object now, if it is within reach."""
-    obj = stage.ctl.world.objects[object_id]
-    if stage.distance_to(object_id) > REACH:
-        return []
-    return [v for v in interactable(obj.type) if not getattr(obj, v[2])]
-
-
 def _goal(verb: str, shot: Shot, object_id: str) -> str:
     return f"{verb.capitalize()} the {readable(shot.type_of(object_id))}."
 
@@ -81,11 +73,11 @@ def _goal(verb: str, shot: Shot, object_id: str) -> str:
 def _act_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) -> tuple[Draft, str] | None:
     """The target can be acted on in view: the next action is acting on it (checked by doing it); the draft and
     the target's id."""
-    choices = [(i, v) for i in shot.clear() for v in _verbs(stage, i)]
+    choices = actionable(stage, shot)
     others = shot.clear()
     if not choices or len(others) < 2:
         return None
-    target, (verb, action, _) = rng.choice(choices)
+    target, verb, action = rng.choice(choices)
     point = interior_point(shot.masks[target])
     miss = near_miss_point(shot.masks[target], rng)
     if stage.tap_target(point) != target or (not elements and (miss is None or stage.tap_target(miss) == target)):
@@ -131,17 +123,16 @@ def _scroll_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) -
     side = rng.choice(("Left", "Right"))
     turned = views[side]
     stage.step(SWIPES[side][0], render=False, degrees=90)
-    hidden = [i for i in turned.clear() if shot.pixels(i) == 0 and _verbs(stage, i)
+    hidden = [(i, verb) for i, verb, _ in actionable(stage, turned) if shot.pixels(i) == 0
               and all(v.pixels(i) == 0 for d, v in views.items() if d != side)]
     if not hidden:
         return None
-    target = rng.choice(hidden)
+    target, verb = rng.choice(hidden)
     if stage.tap_target(interior_point(turned.masks[target])) != target:
         return None
     in_view = shot.clear()
     wrong = [swipe("Right" if side == "Left" else "Left", elements), swipe(rng.choice(("Up", "Down")), elements),
              click(shot, rng.choice(in_view), elements) if in_view else done(elements)]
-    verb = rng.choice(_verbs(stage, target))[0]
     return Draft("scroll", "", swipe(side, elements), wrong, [shot.rgb], goal=_goal(verb, turned, target)), None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -100,13 +101,44 @@ def test_media_are_png_at_native_size(tiny: Path) -> None:
     assert len(load_media(frames_q, 32)) == 32
 
 
-def test_an_unreadable_video_says_what_to_do(tiny: Path, recs: SimpleNamespace) -> None:
+def test_an_unreadable_video_says_what_to_do(tiny: Path, recs: SimpleNamespace,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     record, write_records = recs.record, recs.write_records
+    monkeypatch.setitem(sys.modules, "av", None)  # PyAV not installed
     (tiny / "media" / "clip.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
     write_records(tiny, [record("vsi_bench/1", "vsi_bench", "egocentric_videos", "object_counting",
                                 {"video": "media/clip.mp4"})])
     with pytest.raises(DataError, match="PyAV"):
         load_media(read_questions(tiny)[0], 32)
+
+
+def test_other_videos_go_through_pyav(tiny: Path, recs: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With PyAV installed, an mp4 is decoded twice (count, then the sampled frames); stubbed here."""
+
+    class Frame:
+        def __init__(self, i: int) -> None:
+            self.i = i
+
+        def to_image(self) -> Image.Image:
+            return Image.new("RGB", (4, 2), (self.i, 0, 0))
+
+    class Container:
+        def __enter__(self) -> Container:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+        def decode(self, video: int) -> list[Frame]:
+            return [Frame(i) for i in range(50)]
+
+    monkeypatch.setitem(sys.modules, "av", SimpleNamespace(open=lambda path: Container()))
+    (tiny / "media" / "clip.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    recs.write_records(tiny, [recs.record("vsi_bench/1", "vsi_bench", "egocentric_videos", "object_counting",
+                                          {"video": "media/clip.mp4"})])
+    frames = load_media(read_questions(tiny)[0], 3)
+    assert [f.label for f in frames] == ["Frame 1 of 50", "Frame 26 of 50", "Frame 50 of 50"]
+    assert Image.open(io.BytesIO(frames[1].png)).getpixel((0, 0)) == (25, 0, 0)
 
 
 def test_option_orders() -> None:

@@ -103,6 +103,22 @@ def test_unevaluated_replies_are_reported_both_ways(tmp_path: Path, capsys: pyte
     assert dict(zip(unevaluated["columns"], unevaluated["rows"][0], strict=True))["Web"] == 10
 
 
+def test_headline_is_the_mean_over_datasets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    answers = {f"agentvqa/{q.id}": q.answer_letter for q in QUESTIONS}
+
+    def right_on_aitw_only(messages: list[dict[str, Any]], metadata: dict[str, Any]) -> str:
+        right = answers[metadata["episode"]]
+        return right if "/aitw/" in metadata["episode"] else "ABCD"[("ABCD".index(right) + 1) % 4]
+
+    register_script("agentvqa-aitw-only", right_on_aitw_only)
+    ids = [q.id for q in QUESTIONS if q.dataset == "aitw"] + ["erqa/000", "erqa/001"]
+    out = tmp_path / "run"
+    records = _run(out, "--model", "scripted/agentvqa-aitw-only", "--tasks", ",".join(ids))
+    assert _accuracy(records) == pytest.approx(10 / 12)
+    headline = _report(out, capsys)["rows"][0]["benchmarks"]["agentvqa"]["metrics"]["correct"]
+    assert headline["mean"] == 0.5 and headline["n"] == 12
+
+
 def test_circular_and_shuffled(tmp_path: Path) -> None:
     subset = ["agentvqa.limit_per_dataset=2", "agentvqa.circular=true", "agentvqa.shuffle=true",
               "agentvqa.shuffle_seed=5"]
@@ -110,6 +126,8 @@ def test_circular_and_shuffled(tmp_path: Path) -> None:
     assert len(oracle) == 28 and all(r["outcome"] == "success" and r["steps"] == 4 for r in oracle)
     assert {r["metrics"]["protocol"] for r in oracle} == {"circular, shuffled (seed 5)"}
     assert all(len(set(r["metrics"]["gold"])) == 4 for r in oracle)
+    filed = {f"agentvqa/{q.id}": q.answer_letter for q in QUESTIONS}
+    assert all(r["metrics"]["answers_as_filed"] == filed[r["episode_id"]] * 4 for r in oracle)
     constant = _run(tmp_path / "c", "--agent", "constant", *subset)
     assert _accuracy(constant) == 0 and {r["failure_category"] for r in constant} == {"inconsistent"}
 
