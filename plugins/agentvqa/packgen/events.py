@@ -40,11 +40,13 @@ def visibly_changed(before: Shot, after: Shot, object_id: str, threshold: float 
 
 
 def actionable(stage: Stage, shot: Shot) -> list[tuple[str, str, str]]:
-    """(object id, verb, controller action) for clearly visible objects within reach whose state a verb changes."""
+    """(object id, verb, controller action) for clearly visible objects within reach whose state a verb changes,
+    and whose type is the only one of its kind in the room (so "open the fridge" names one object)."""
+    types = [o.type for o in stage.ctl.world.objects.values()]
     out = []
     for object_id in shot.clear():
         obj = stage.ctl.world.objects[object_id]
-        if stage.distance_to(object_id) <= REACH:
+        if stage.distance_to(object_id) <= REACH and types.count(obj.type) == 1:
             out += [(object_id, verb, action) for verb, action, field in interactable(obj.type)
                     if not getattr(obj, field)]
     return out

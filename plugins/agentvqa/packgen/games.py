@@ -76,7 +76,7 @@ def reward_detection() -> Maker:
 
 def world_modeling() -> Maker:
     """GameQA style: after a few moves, which of four objects now in view will still be in view? The answer is
-    clearly visible after the moves; no pixel of the other three is."""
+    clearly visible after the moves; no pixel of any object of the other three types is."""
 
     def make(rng: random.Random, seed: int) -> Draft | None:
         stage = Stage(rng, seed)
@@ -91,7 +91,9 @@ def world_modeling() -> Maker:
         if not kept:
             return None
         correct = readable(start.type_of(rng.choice(kept)))
-        wrong = pick_wrong([readable(start.type_of(i)) for i in start.clear() if end.pixels(i) == 0], correct, rng)
+        in_end = {end.type_of(i) for i in end.masks if i in end.objects}
+        wrong = pick_wrong([readable(start.type_of(i)) for i in start.clear() if start.type_of(i) not in in_end],
+                           correct, rng)
         if wrong is None:
             return None
         return Draft("world_modeling", f"The player will now {', then '.join(plan)}. Which of these objects will "
