@@ -60,8 +60,7 @@ def choose(source: DataSource, configured: str | None) -> DataChoice:
 
 
 def _kind(source: DataSource, path: Path) -> str:
-    pack = source.pack_dir.resolve() if source.pack_dir else None
-    return "generated" if pack is not None and path.resolve() == pack else "official"
+    return "generated" if (path / source.pack_manifest).is_file() else "official"
 
 
 def tree_hash(root: Path) -> str:

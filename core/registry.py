@@ -70,6 +70,7 @@ class DataSource:
     pack_label: str = ""
     pull: Callable[[Path, Any], None] | None = None
     is_data_dir: Callable[[Path], bool] | None = None
+    pack_manifest: str = "PACK.json"  # a data dir holding this file is a generated pack, wherever it was copied
     plugin: str = ""
 
 

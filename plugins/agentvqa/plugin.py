@@ -41,7 +41,7 @@ def register(registry: Registry) -> None:
     registry.add_data_source(DataSource(
         BENCH, official=OFFICIAL, pack_dir=PACK_DIR,
         pack_label="generated AgentVQA pack (seeded household-simulator questions, NOT the official data)",
-        is_data_dir=is_data_dir,
+        is_data_dir=is_data_dir, pack_manifest="manifest.json",
     ))
     registry.add_agent(AgentSpec("oracle", oracle_agent, "answers with the correct letter (checks the data)",
                                  benchmarks=(BENCH,)))
