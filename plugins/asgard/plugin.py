@@ -1,1 +1,131 @@
-"""Hook implementations of the asgard benchmark plugin."""
+"""The AsgardBench plugin: plans on the household simulator, the 12 actions, the tagged prompt protocol."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from suite.errors import ConfigError
+from suite.hookspecs import hookimpl
+from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
+from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
+from suite_asgard import prompting, scoring
+from suite_asgard.conditions import resolve_condition
+from suite_asgard.env import AsgardEnv
+from suite_asgard.inventory import find_inventory_file, load_inventories, scene_inventory
+from suite_asgard.parsing import parse_reply
+from suite_asgard.plans import Plan, is_data_dir, load_plans
+from suite_asgard.vocabulary import HIDDEN_TYPES, SLICED_FORM, TASK_TYPES
+
+BENCH = "asgard"
+HERE = Path(__file__).parent
+PACK_DIR = HERE / "pack" / "data"
+UPSTREAM = "microsoft/AsgardBench"
+UPSTREAM_COMMIT = "cba96469ce023cbba256b163025fda28ac42f4e3"
+
+
+def _pull(dest: Path, console: Any) -> None:
+    from suite.pull import GitHubSnapshot
+
+    GitHubSnapshot(UPSTREAM, UPSTREAM_COMMIT, ("Generated/magt_benchmark", "AsgardBench/Data/item_cache.json",
+                                               "LICENSE"))(dest, console)
+
+
+def oracle_agent(ctx: Any) -> Any:
+    """The privileged solver (see suite_asgard.oracle)."""
+    from suite_asgard.oracle import OracleAgent
+
+    return OracleAgent()
+
+
+@hookimpl
+def register(registry: Registry) -> None:
+    """Declare the benchmark, its oracle and its data (official plans upstream, our generated pack)."""
+    registry.add_benchmark(BenchmarkSpec(
+        name=BENCH,
+        description="AsgardBench: visually grounded interactive planning with Success/Failure feedback",
+        headline=[Metric("success", "SR"), Metric("goal_fraction", "goals"),
+                  Metric("undoable_rate", "undoable turns", higher_is_better=False),
+                  Metric("steps", "steps", percent=False, higher_is_better=False)],
+        detail_tables=scoring.detail_tables,
+        resources={"num_cpus": 1},
+    ))
+    registry.add_data_source(DataSource(
+        BENCH,
+        official=f"Generated/magt_benchmark of github.com/{UPSTREAM} at {UPSTREAM_COMMIT[:8]} (MIT)",
+        pack_dir=PACK_DIR,
+        pack_label="generated AsgardBench pack (seeded, oracle-validated; not the paper's 108 plans)",
+        pull=_pull,
+        is_data_dir=is_data_dir,
+    ))
+    registry.add_agent(AgentSpec("oracle", oracle_agent, "privileged solver over the hidden scene state",
+                                 benchmarks=(BENCH,)))
+
+
+def available_objects(names: list[str]) -> list[str]:
+    """The object types the agent may name: the scene's types and their sliced forms, sorted, minus hidden ones."""
+    types = {n.rsplit("_", 1)[0] if "_" in n else n for n in names}
+    types |= {SLICED_FORM[t] for t in types if t in SLICED_FORM}
+    return sorted(types - HIDDEN_TYPES)
+
+
+def _keep(plan: Plan, config: Any) -> bool:
+    kinds, scenes = config.get("task_types"), config.get("scenes")
+    if kinds and plan.task_type not in set(kinds):
+        return False
+    return not (scenes and plan.scene not in {str(s) for s in scenes})
+
+
+@hookimpl
+def load_tasks(benchmark: str, config: Any) -> list[Task]:
+    """Every plan of the data dir (filtered by task type and scene), `repeats` times, with its prompt settings."""
+    unknown = set(config.get("task_types") or ()) - set(TASK_TYPES)
+    if unknown:
+        raise ConfigError(f"asgard.task_types: unknown {sorted(unknown)}; choose from {', '.join(TASK_TYPES)}")
+    condition = resolve_condition(config)
+    data_dir = Path(config.data_dir)
+    inventories = load_inventories(find_inventory_file(data_dir, config.get("item_cache")))
+    generated = data_dir.resolve() == PACK_DIR.resolve()
+    repeats = int(config.get("repeats") or 1)
+    prompt = {"condition": condition.to_dict(), "prompt_dir": config.get("prompt_dir")}
+    tasks = []
+    for plan in load_plans(data_dir, str(config.get("test_set") or "magt_benchmark")):
+        if not _keep(plan, config):
+            continue
+        names, from_file = scene_inventory(plan, inventories)
+        data = {"plan": plan, "inventory": names, "inventory_source": "file" if from_file else "derived",
+                "objects": available_objects(names),
+                "condition": condition.to_dict(), "prompt": prompt, "generated": generated}
+        soft, hard = plan.limits
+        for rep in range(repeats):
+            task_id = plan.id if repeats == 1 else f"{plan.id} #{rep + 1}"
+            tasks.append(Task(BENCH, task_id, {**data, "repeat": rep + 1}, category=plan.task_type,
+                              max_steps=hard, meta={"step_count": plan.step_count, "soft_limit": soft}))
+    return tasks
+
+
+@hookimpl
+def make_env(benchmark: str, task: Task, config: Any) -> AsgardEnv:
+    """The plan's scene on the configured backend."""
+    backend = str((config.get("env") or {}).get("backend") or "household")
+    if backend != "household":
+        raise ConfigError(f"asgard.env.backend: {backend!r} is not available yet; use household")
+    return AsgardEnv(task, config)
+
+
+@hookimpl
+def build_prompt(benchmark: str, task: Task, observation: Observation, history: list[StepRecord]) -> list[dict]:
+    """One user message: the sectioned prompt, then the images the condition allows."""
+    return prompting.build_messages(task, observation, history)
+
+
+@hookimpl
+def parse_action(benchmark: str, task: Task, reply: str) -> Action:
+    """The last `Action:` of the answer block, checked against the 12 actions and the scene's objects."""
+    return parse_reply(reply, task.data["objects"])
+
+
+@hookimpl
+def settle(benchmark: str, task: Task, trajectory: Trajectory, env: AsgardEnv) -> Settlement:
+    """Success, the end reason, turn-failure counts and the step ratio."""
+    return scoring.settle(task, trajectory, env)

@@ -1,0 +1,119 @@
+"""The per-turn prompt: our own wording, in replaceable template files, shaped by the condition.
+
+One user message per turn (stateless): the task, the sorted object types, the actions, the world rules, the
+agent's notes (history with the condition's feedback, the plan and the things to remember from its previous
+reply), how to answer, and worked examples; then the images (before and after the last action, or the
+current one, or none). Templates are read from `asgard.prompt_dir` when it holds a file of the same name.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from suite.records import Observation, StepRecord, Task
+from suite_asgard.conditions import Condition
+from suite_asgard.parsing import extract_memory, extract_plan
+from suite_asgard.world_rules import UNPARSABLE
+
+PROMPT_DIR = Path(__file__).parent / "prompts"
+MEMORY_BLOCK = re.compile(r"<<memory>>\n(.*?)<</memory>>\n", re.DOTALL)
+NO_HISTORY = "(none yet: this is your first turn)"
+
+
+def load_template(name: str, prompt_dir: str | None = None) -> str:
+    """A template file, from the user's prompt folder when it has one of that name."""
+    if prompt_dir:
+        custom = Path(prompt_dir) / name
+        if custom.is_file():
+            return custom.read_text(encoding="utf-8")
+    return (PROMPT_DIR / name).read_text(encoding="utf-8")
+
+
+def fill(template: str, **values: str) -> str:
+    """Replace `{name}` placeholders (other braces are left alone)."""
+    for key, value in values.items():
+        template = template.replace("{" + key + "}", value)
+    return template
+
+
+def history_lines(history: list[StepRecord], feedback: str) -> list[str]:
+    """The numbered action history (from 0) in the condition's feedback style; unparsable turns are left out."""
+    lines = []
+    for step in history:
+        info = step.info or {}
+        action = info.get("action") or (step.action.text if step.action.ok else None)
+        if info.get("kind") == UNPARSABLE or not action:
+            continue
+        line = f"{len(lines)}. {action}"
+        if feedback != "none":
+            line += " Success" if info.get("success") else " Failure"
+            if feedback == "detailed" and not info.get("success") and info.get("message"):
+                line += f": {info['message']}"
+        lines.append(line)
+    return lines
+
+
+def agent_notes(history: list[StepRecord], condition: Condition, prompt_dir: str | None) -> str:
+    """The notes section: history, then the previous reply's plan and (unless turned off) its memory."""
+    previous = history[-1].reply if history else None
+    plan = extract_plan(previous)
+    memory = extract_memory(previous) if condition.memory else None
+    return fill(
+        load_template("agent_notes.txt", prompt_dir),
+        history="\n".join(history_lines(history, condition.feedback)) or NO_HISTORY,
+        plan=fill(load_template("plan.txt", prompt_dir), plan=plan) if plan else "",
+        memory=fill(load_template("memory.txt", prompt_dir), memory=memory) if memory else "",
+    ).rstrip() + "\n"
+
+
+def instructions(condition: Condition, prompt_dir: str | None) -> str:
+    """How to answer: the think headings (hand check by condition) and the tagged answer format."""
+    phrases = json.loads(load_template("phrases.json", prompt_dir))[condition.images]
+    if condition.text_only:
+        inventory = load_template("inventory_text.txt", prompt_dir)
+    else:
+        name = "inventory_hand.txt" if condition.hand_opacity > 0 else "inventory_floating.txt"
+        inventory = fill(load_template(name, prompt_dir), view=phrases["view"])
+    memory = load_template("memory_instructions.txt", prompt_dir) if condition.memory else ""
+    return fill(load_template("instructions.txt", prompt_dir), scene=phrases["scene"],
+                inventory=inventory.rstrip(), compare=phrases["compare"], memory_instructions=memory)
+
+
+def examples(condition: Condition, prompt_dir: str | None) -> str:
+    """The worked examples, without their things-to-remember parts when memory is off."""
+    text = load_template("examples.txt", prompt_dir)
+    return MEMORY_BLOCK.sub(lambda m: m.group(1) if condition.memory else "", text)
+
+
+def prompt_text(task: Task, history: list[StepRecord]) -> str:
+    """The whole text of one turn's prompt."""
+    condition = Condition(**task.data["condition"])
+    prompt_dir = task.data["prompt"].get("prompt_dir")
+    return fill(
+        load_template("main.txt", prompt_dir),
+        task=task.data["plan"].task_description,
+        image_guidance=load_template(f"image_guidance_{condition.images}.txt", prompt_dir).rstrip(),
+        objects=", ".join(task.data["objects"]),
+        actions=load_template("actions.txt", prompt_dir).rstrip(),
+        world_rules=load_template("world_rules.txt", prompt_dir).rstrip(),
+        agent_notes=agent_notes(history, condition, prompt_dir).rstrip(),
+        instructions=instructions(condition, prompt_dir).rstrip(),
+        examples=examples(condition, prompt_dir).rstrip(),
+    )
+
+
+def build_messages(task: Task, observation: Observation, history: list[StepRecord]) -> list[dict[str, Any]]:
+    """One user message: the prompt text, then the observation's images as PNG data URLs."""
+    text = prompt_text(task, history)
+    images = [img for img in observation.images if img.png is not None]
+    if not images:
+        return [{"role": "user", "content": text}]
+    parts: list[dict[str, Any]] = [{"type": "text", "text": text}]
+    for image in images:
+        url = "data:image/png;base64," + base64.b64encode(image.png).decode("ascii")
+        parts.append({"type": "image_url", "image_url": {"url": url}})
+    return [{"role": "user", "content": parts}]

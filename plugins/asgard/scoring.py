@@ -1,0 +1,132 @@
+"""AsgardBench scoring: binary success, the end reason, turn-failure rates, and the paper's tables."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from typing import Any
+
+from suite.records import Settlement, Task, Trajectory
+from suite.registry import DetailTable
+from suite_asgard.termination import END_REASONS, MAX_FAILURES, MAX_REPEATS, MAX_STEPS
+from suite_asgard.vocabulary import TASK_TYPES
+from suite_asgard.world_rules import TURN_KINDS, UNDOABLE, UNDOABLE_CATEGORIES, UNPARSABLE
+
+INFRA = ("model_error", "env_error", "timeout")
+
+
+def settle(task: Task, trajectory: Trajectory, env: Any) -> Settlement:
+    """The episode's outcome and metrics from the environment's turn records and termination state."""
+    turns = env.turns
+    n = len(turns)
+    kinds = Counter(t.kind for t in turns)
+    categories = Counter(t.category for t in turns if t.kind == UNDOABLE)
+    status = env.status
+    success = bool(status) and all(status)
+    end = env.termination.reason or (MAX_STEPS if trajectory.end_reason == "max_steps" else None)
+    plan = env.plan
+    metrics: dict[str, Any] = {
+        "success": success,
+        "steps": n,
+        "step_count": plan.step_count,
+        "step_ratio": n / plan.step_count if success else None,
+        "goals_met": sum(status),
+        "goals_total": len(status),
+        "goal_fraction": sum(status) / len(status) if status else None,
+        "end_reason": end or "unfinished",
+        "extension": env.termination.extension,
+        **{f"turns_{k}": kinds[k] for k in TURN_KINDS},
+        **{f"{k}_rate": (kinds[k] / n if n else None) for k in TURN_KINDS},
+        **{f"undoable_{c}": categories[c] for c in UNDOABLE_CATEGORIES},
+        "task_type": plan.task_type,
+        "condition": task.data["condition"]["name"],
+        "repeat": task.data["repeat"],
+        "data": "generated" if task.data["generated"] else "official",
+    }
+    if success:
+        return Settlement("success", metrics)
+    left = ", ".join(env.unmet_goals())
+    if n and kinds[UNPARSABLE] == n:
+        return Settlement("parse_failure", metrics, f"no reply had an 'Action:' line ({end}); unmet: {left}", end)
+    if end == MAX_STEPS:
+        return Settlement("budget_exhausted", metrics, f"step limit reached after {n} steps; unmet: {left}", end)
+    reason = {MAX_REPEATS: "the same action or sequence repeated more than 8 times",
+              MAX_FAILURES: "10 failed turns in a row"}.get(end, f"ended ({trajectory.end_reason})")
+    return Settlement("agent_failure", metrics, f"{reason}; unmet: {left}", end or "unfinished")
+
+
+def _median_rate(records: list[dict[str, Any]]) -> tuple[float, int] | None:
+    """The median over repeats of the success rate, and the number of tasks per repeat."""
+    if not records:
+        return None
+    by_repeat: dict[int, list[bool]] = defaultdict(list)
+    for rec in records:
+        by_repeat[int(rec["metrics"].get("repeat") or 1)].append(bool(rec["metrics"]["success"]))
+    rates = [100 * sum(v) / len(v) for v in by_repeat.values()]
+    return statistics.median(rates), max(len(v) for v in by_repeat.values())
+
+
+def _cell(records: list[dict[str, Any]]) -> str:
+    found = _median_rate(records)
+    return "-" if found is None else f"{found[0]:.1f} (n={found[1]})"
+
+
+def _groups(records: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for rec in records:
+        if rec["outcome"] in INFRA:
+            continue
+        key = (rec["model"] or "-", rec["agent"], str(rec["metrics"].get("condition", "-")))
+        groups[key].append(rec)
+    return dict(sorted(groups.items()))
+
+
+def _pct(part: float, whole: float) -> str:
+    return f"{100 * part / whole:.1f}" if whole else "-"
+
+
+def detail_tables(records: list[dict[str, Any]]) -> list[DetailTable]:
+    """Success per task type and per condition (medians over repeats), turn outcomes, end reasons, steps."""
+    groups = _groups(records)
+    type_rows, turn_rows, end_rows, step_rows = [], [], [], []
+    conditions = sorted({k[2] for k in groups})
+    by_model: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+    for (model, agent, condition), recs in groups.items():
+        by_type = defaultdict(list)
+        for rec in recs:
+            by_type[rec["metrics"].get("task_type") or rec["task_category"]].append(rec)
+        type_rows.append([model, agent, condition, _cell(recs), *(_cell(by_type[t]) for t in TASK_TYPES)])
+        by_model[(model, agent)][condition] = _cell(recs)
+        turns = {k: sum(r["metrics"].get(f"turns_{k}", 0) for r in recs) for k in ("valid", "invalid_action",
+                                                                                  "invalid_object", UNDOABLE,
+                                                                                  UNPARSABLE)}
+        total = sum(turns.values())
+        undoable = {c: sum(r["metrics"].get(f"undoable_{c}", 0) for r in recs) for c in UNDOABLE_CATEGORIES}
+        turn_rows.append([model, agent, condition, total, *(_pct(v, total) for v in turns.values()),
+                          *(_pct(v, turns[UNDOABLE]) for v in undoable.values())])
+        ends = Counter(r["metrics"].get("end_reason") for r in recs)
+        end_rows.append([model, agent, condition, len(recs), *(ends.get(e, 0) for e in END_REASONS)])
+        wins = [r["metrics"] for r in recs if r["metrics"]["success"]]
+        ratio = statistics.mean(m["step_ratio"] for m in wins) if wins else None
+        steps = statistics.mean(m["steps"] for m in wins) if wins else None
+        extended = sum(r["metrics"].get("extension") != "none" for r in recs)
+        step_rows.append([model, agent, condition, len(wins), steps, ratio, extended])
+    condition_rows = [[m, a, *(cells.get(c, "-") for c in conditions)] for (m, a), cells in sorted(by_model.items())]
+    return [
+        DetailTable("Success rate % per task type (median over repeats; n = tasks per repeat)",
+                    ["model", "agent", "condition", "all", *TASK_TYPES], type_rows),
+        DetailTable("Success rate % per condition (the paper's Table 6 layout; median over repeats)",
+                    ["model", "agent", *conditions], condition_rows),
+        DetailTable("Turns: % valid / invalid action / invalid object / undoable / unparsable, and the undoable "
+                    "turns' causes (% holding / visibility / incompatibility)",
+                    ["model", "agent", "condition", "turns", "valid", "invalid action", "invalid object", "undoable",
+                     "unparsable", *UNDOABLE_CATEGORIES], turn_rows),
+        DetailTable("How episodes ended (Fig. 6)", ["model", "agent", "condition", "episodes", "success",
+                                                   "max repeats", "max failures", "max steps"], end_rows),
+        DetailTable("Steps of successful episodes: mean steps, mean ratio to the plan's N; episodes given extra "
+                    "steps past the soft limit", ["model", "agent", "condition", "successes", "mean steps",
+                                                  "steps / N", "extended"], step_rows),
+    ]
+
+
+
