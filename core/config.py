@@ -46,6 +46,8 @@ def apply_overrides(cfg: DictConfig, overrides: list[str]) -> DictConfig:
     OmegaConf.set_struct(cfg, True)
     if "model" in cfg:
         OmegaConf.set_struct(cfg.model.params, False)  # any litellm keyword is allowed here
+    if "ray" in cfg and "resources" in cfg.ray:
+        OmegaConf.set_struct(cfg.ray.resources, False)  # any benchmark's simulator resources may be set here
     for item in overrides:
         if "=" not in item:
             raise ConfigError(f"override {item!r} is not of the form key=value")

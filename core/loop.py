@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,8 +21,9 @@ from suite.records import (
     prompt_hash,
 )
 
-#: Where a blocking call (simulator step, settle) runs; the local executor uses a worker thread.
-Offload = Callable[..., Any]
+#: Where a blocking call (simulator step, settle) runs: `offload(fn, *args, **kwargs)` returns an awaitable of
+#: its result; the local executor uses a worker thread (`asyncio.to_thread`), the Ray executor a timed one.
+Offload = Callable[..., Awaitable[Any]]
 
 
 class EpisodeTimeout(Exception):
@@ -69,8 +70,9 @@ def _strip_images(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-async def _blocking(fn: Callable[..., Any], *args: Any, deadline: float | None, **kwargs: Any) -> Any:
-    call = asyncio.to_thread(fn, *args, **kwargs)
+async def _blocking(offload: Offload, fn: Callable[..., Any], *args: Any, deadline: float | None,
+                    **kwargs: Any) -> Any:
+    call = offload(fn, *args, **kwargs)
     if deadline is None:
         return await call
     remaining = deadline - time.monotonic()
@@ -89,6 +91,7 @@ async def run_episode(
     config: Any,
     sink: TraceSink,
     timeout_s: float | None = None,
+    offload: Offload = asyncio.to_thread,
 ) -> EpisodeResult:
     """Run one episode to its end and settle it; infra failures end it with their own reason.
 
@@ -100,8 +103,8 @@ async def run_episode(
     traj = Trajectory(task=task)
     env = None
     try:
-        env = await _blocking(host.call, "make_env", bench, task=task, config=config, deadline=deadline)
-        obs = await _blocking(env.reset, deadline=deadline)
+        env = await _blocking(offload, host.call, "make_env", bench, task=task, config=config, deadline=deadline)
+        obs = await _blocking(offload, env.reset, deadline=deadline)
         traj.initial = obs
         sink.start(task, obs)
         await agent.begin(task, env)
@@ -112,7 +115,7 @@ async def run_episode(
             turn = await agent.act(task, obs, traj.steps)
             t1 = time.monotonic()
             if turn.action.ok:
-                result: StepResult = await _blocking(env.step, turn.action.value, deadline=deadline)
+                result: StepResult = await _blocking(offload, env.step, turn.action.value, deadline=deadline)
             else:
                 result = StepResult(observation=obs, feedback=f"parse failure: {turn.action.parse_error}")
             t2 = time.monotonic()
@@ -146,10 +149,10 @@ async def run_episode(
         traj.end_reason, traj.error = "timeout", f"episode exceeded {timeout_s} s"
     except Exception as exc:  # a simulator or plugin fault is an env_error, never an agent failure
         traj.end_reason, traj.error = "env_error", f"{type(exc).__name__}: {exc}"
-    settlement = await _settle(host, task, traj, env)
+    settlement = await _settle(host, task, traj, env, offload)
     if env is not None:
         try:
-            await asyncio.to_thread(env.close)
+            await offload(env.close)
         except Exception:  # noqa: BLE001 - closing must not lose the finished episode
             pass
     result = EpisodeResult(traj, settlement, time.monotonic() - started)
@@ -157,11 +160,11 @@ async def run_episode(
     return result
 
 
-async def _settle(host: Any, task: Task, traj: Trajectory, env: Any) -> Settlement:
+async def _settle(host: Any, task: Task, traj: Trajectory, env: Any, offload: Offload) -> Settlement:
     if env is None:
         return Settlement(outcome=traj.end_reason, failure_reason=traj.error)
     try:
-        settlement = await asyncio.to_thread(
+        settlement = await offload(
             host.call, "settle", task.benchmark, task=task, trajectory=traj, env=env
         )
     except Exception as exc:  # noqa: BLE001

@@ -1,0 +1,114 @@
+"""Joining a Ray cluster, and the actor options (resources, environment) of each benchmark's simulators."""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import ray
+from omegaconf import DictConfig, OmegaConf
+from suite.errors import ConfigError
+from suite.plugins import PluginHost
+from suite.records import Task
+
+#: Actor options that Ray takes by name; every other resource key is a custom resource.
+NAMED_OPTIONS = {"num_cpus": "CPU", "num_gpus": "GPU", "memory": "memory"}
+#: How many calls one worker actor serves at once: the episode stream plus the watchdog's question.
+WORKER_CONCURRENCY = 2
+
+
+@contextmanager
+def connected(address: str | None) -> Iterator[None]:
+    """Use the Ray this process is already connected to, else join `address` (None: start a local Ray)."""
+    if ray.is_initialized():
+        yield
+        return
+    ray.init(address=address or None, include_dashboard=False, logging_level=logging.WARNING)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def forwarded_env() -> dict[str, str]:
+    """The driver's SUITE_* variables and PYTHONPATH, so actors load the same plugins, data and caches."""
+    return {k: v for k, v in os.environ.items() if k.startswith("SUITE_") or k == "PYTHONPATH"}
+
+
+def resources_of(host: PluginHost, cfg: DictConfig, benchmark: str) -> dict[str, float]:
+    """What one simulator of `benchmark` needs: `ray.resources.<benchmark>` when set, else what its plugin declares."""
+    configured = (cfg.get("ray") or {}).get("resources") or {}
+    declared = configured.get(benchmark) or host.benchmark(benchmark).resources
+    plain = OmegaConf.to_container(declared, resolve=True) if isinstance(declared, DictConfig) else declared
+    return {str(k): float(v) for k, v in plain.items()}
+
+
+def actor_options(resources: dict[str, float]) -> dict[str, Any]:
+    """Ray actor options for a simulator needing `resources` (custom keys become Ray custom resources)."""
+    options: dict[str, Any] = {"num_cpus": 0}
+    custom = {}
+    for key, amount in resources.items():
+        if key in NAMED_OPTIONS:
+            options[key] = int(amount) if key == "memory" else amount
+        else:
+            custom[key] = amount
+    if custom:
+        options["resources"] = custom
+    options["max_concurrency"] = WORKER_CONCURRENCY
+    options["runtime_env"] = {"env_vars": forwarded_env()}
+    return options
+
+
+def capacity(resources: dict[str, float], nodes: list[dict[str, float]]) -> int:
+    """How many simulators needing `resources` fit at once on nodes with these resources (each on one node)."""
+    needs = [(NAMED_OPTIONS.get(k, k), v) for k, v in resources.items() if v > 0]
+    if not needs:
+        return 1 << 30
+    return sum(min(math.floor(node.get(key, 0.0) / amount + 1e-9) for key, amount in needs) for node in nodes)
+
+
+def node_resources() -> list[dict[str, float]]:
+    """The resources of every live node of the cluster."""
+    return [node["Resources"] for node in ray.nodes() if node.get("Alive")]
+
+
+@dataclass
+class Pool:
+    """Episodes whose simulators need the same resources; how many such actors fit, and how many are bound."""
+
+    resources: dict[str, float]
+    tasks: deque[Task] = field(default_factory=deque)
+    capacity: int = 0
+    bound: int = 0
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The Ray options of this pool's actors."""
+        return actor_options(self.resources)
+
+
+def plan(host: PluginHost, cfg: DictConfig, tasks: list[Task]) -> list[Pool]:
+    """Group the episodes by resource needs, with how many of their actors fit; fail if a group can never run."""
+    pools: dict[tuple[tuple[str, float], ...], Pool] = {}
+    needs: dict[str, dict[str, float]] = {}
+    for task in tasks:
+        if task.benchmark not in needs:
+            needs[task.benchmark] = resources_of(host, cfg, task.benchmark)
+        need = needs[task.benchmark]
+        pools.setdefault(tuple(sorted(need.items())), Pool(need)).tasks.append(task)
+    nodes = node_resources()
+    for pool in pools.values():
+        pool.capacity = capacity(pool.resources, nodes)
+        if pool.capacity == 0:
+            benches = ", ".join(sorted({t.benchmark for t in pool.tasks}))
+            have = [{NAMED_OPTIONS.get(k, k): node.get(NAMED_OPTIONS.get(k, k), 0.0) for k in pool.resources}
+                    for node in nodes]
+            raise ConfigError(f"{benches} needs {pool.resources} per simulator, but no node of the Ray cluster has "
+                              f"that (nodes: {have}); add such a node or set ray.resources")
+    return list(pools.values())

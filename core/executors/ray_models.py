@@ -1,0 +1,162 @@
+"""One rate limiter and one cost ledger for a whole Ray run: a small actor, and the proxies each worker uses."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import ray
+from omegaconf import DictConfig
+from suite.errors import BudgetExceeded
+from suite.models import (
+    CostLedger,
+    Limit,
+    ModelClient,
+    ModelReply,
+    RateLimiter,
+    ResponseCache,
+    Script,
+    Totals,
+    get_script,
+)
+
+SCRIPTED = "scripted"
+
+
+@ray.remote(num_cpus=0)
+class ModelServices:
+    """Holds the run's `RateLimiter` and `CostLedger`; every worker's model client talks to this one actor."""
+
+    def __init__(self, limit: Limit, max_cost_usd: float | None) -> None:
+        self.limiter = RateLimiter(default=limit)
+        self.ledger = CostLedger(max_cost_usd)
+
+    async def acquire(self, provider: str, tokens_estimate: int) -> None:
+        """Wait until one request may start (the caller awaits this)."""
+        await self.limiter.acquire(provider, tokens_estimate)
+
+    async def settle(self, provider: str, tokens_used: int, tokens_reserved: int) -> None:
+        """Charge a finished request's actual tokens."""
+        self.limiter.record(provider, tokens_used, tokens_reserved)
+
+    async def spent(self) -> str | None:
+        """Why no new call may start (the budget is spent), or None."""
+        try:
+            self.ledger.check()
+        except BudgetExceeded as exc:
+            return str(exc)
+        return None
+
+    async def record(self, reply: ModelReply, episode: str | None) -> None:
+        """Count one reply for the run and its episode."""
+        self.ledger.record(reply, episode)
+
+    async def totals(self, episode: str | None) -> Totals:
+        """The run's totals, or one episode's."""
+        return self.ledger.total if episode is None else self.ledger.episode(episode)
+
+
+class SharedLimiter:
+    """The `Limiter` of a worker's model client, backed by the run's `ModelServices` actor."""
+
+    def __init__(self, services: Any, limited: bool) -> None:
+        self.services = services
+        self.limited = limited
+
+    async def acquire(self, provider: str, tokens_estimate: int) -> None:
+        """Wait for the shared buckets (no round trip when no limit is configured)."""
+        if self.limited:
+            await self.services.acquire.remote(provider, tokens_estimate)
+
+    def record(self, provider: str, tokens_used: int, tokens_reserved: int) -> None:
+        """Settle a request's tokens with the shared buckets, without waiting."""
+        if self.limited:
+            self.services.settle.remote(provider, tokens_used, tokens_reserved)
+
+
+class SharedLedger:
+    """The cost ledger of a worker's model client, backed by the run's `ModelServices` actor."""
+
+    def __init__(self, services: Any, max_cost_usd: float | None) -> None:
+        self.services = services
+        self.max_cost_usd = max_cost_usd
+
+    def check(self) -> None:
+        """Raise BudgetExceeded when the run's shared budget is spent (no round trip without a budget)."""
+        if self.max_cost_usd is None:
+            return
+        reason = ray.get(self.services.spent.remote())
+        if reason:
+            raise BudgetExceeded(reason)
+
+    def record(self, reply: ModelReply, episode: str | None = None) -> None:
+        """Count a reply in the shared ledger (waiting for it under a budget, so the next check sees it)."""
+        recorded = self.services.record.remote(reply, episode)
+        if self.max_cost_usd is not None:
+            ray.get(recorded)
+
+    @property
+    def total(self) -> Totals:
+        """The run's totals over every worker."""
+        return ray.get(self.services.totals.remote(None))
+
+    def episode(self, key: str) -> Totals:
+        """One episode's totals."""
+        return ray.get(self.services.totals.remote(key))
+
+
+def start_services(cfg: DictConfig) -> Any:
+    """The run's `ModelServices` actor, with the configured limits and budget (as `shared_parts` reads them)."""
+    return ModelServices.remote(Limit(rpm=cfg.model.get("rpm"), tpm=cfg.model.get("tpm")), cfg.run.get("max_cost"))
+
+
+def clients(model: Any) -> list[ModelClient]:
+    """The `ModelClient`s of the run's model: one, one per benchmark (a dict), or none."""
+    if isinstance(model, dict):
+        return [client for value in model.values() for client in clients(value)]
+    return [model] if isinstance(model, ModelClient) else []
+
+
+def travelling_scripts(model: Any) -> list[Script]:
+    """The scripts this process registered behind `scripted/<name>` clients that can be shipped to workers."""
+    names = sorted({c.model.split("/", 1)[1] for c in clients(model) if c.model.startswith(f"{SCRIPTED}/")})
+    found = []
+    for name in names:
+        try:
+            script = get_script(name)
+            ray.cloudpickle.dumps(script)
+        except Exception:  # noqa: BLE001 - not registered here, or not picklable: a plugin must register it there
+            continue
+        found.append(script)
+    return found
+
+
+def detach(model: Any) -> Any:
+    """The run's model(s) ready to ship: each ModelClient copied without limiter and ledger, its cache as a path."""
+    if isinstance(model, dict):
+        return {key: detach(value) for key, value in model.items()}
+    if not isinstance(model, ModelClient):
+        return model
+    clone = copy.copy(model)
+    clone.limiter = clone.ledger = None  # type: ignore[assignment]
+    clone.cache = model.cache.path if model.cache is not None else None  # type: ignore[assignment]
+    return clone
+
+
+def attach(model: Any, services: Any, cfg: DictConfig) -> Any:
+    """Shipped model(s) bound to the run's shared limiter and ledger, and to this process's response cache."""
+    limiter = SharedLimiter(services, bool(cfg.model.get("rpm") or cfg.model.get("tpm")))
+    ledger = SharedLedger(services, cfg.run.get("max_cost"))
+    caches: dict[Path, ResponseCache] = {}
+
+    def bind(client: Any) -> Any:
+        if isinstance(client, dict):
+            return {key: bind(value) for key, value in client.items()}
+        if isinstance(client, ModelClient):
+            client.limiter, client.ledger = limiter, ledger
+            path = client.cache
+            client.cache = None if path is None else caches.setdefault(path, ResponseCache(path))
+        return client
+
+    return bind(model)

@@ -1,0 +1,179 @@
+"""The Ray actor that hosts simulators: it runs whole episodes and streams their events to the driver."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import pickle
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import ray
+from omegaconf import DictConfig, OmegaConf
+from suite.agents import Agent, AgentContext
+from suite.errors import BudgetExceeded, SuiteError
+from suite.executors.ray_models import attach
+from suite.loop import TraceSink, run_episode
+from suite.models import Script, register_script
+from suite.plugins import build_host
+from suite.records import Observation, Settlement, StepRecord, Task
+
+#: Events, each pickled when it happens: ("start", observation), ("step", record, observation),
+#: ("end", EpisodeEnd), ("budget",) when the cost budget stopped the episode, ("raise", exception).
+Event = tuple[Any, ...]
+#: How long the worker gathers events into one message (fast steps travel in batches, slow ones alone).
+BATCH_WINDOW_S = 0.01
+
+
+@dataclass
+class WorkerPayload:
+    """What every worker gets from the driver: plain data and actor handles, nothing unpicklable.
+
+    `model` is the run's model as `ray_models.detach` ships it; `services` the shared limiter and ledger actor
+    (None when the run has no ModelClient); `scripts` the driver's scripted models, registered again here."""
+
+    config: dict[str, Any]
+    model: Any = None
+    services: Any = None
+    scripts: list[Script] = field(default_factory=list)
+
+
+@dataclass
+class EpisodeEnd:
+    """How an episode ended; `abandoned` when a blocking call it gave up on is still running."""
+
+    end_reason: str
+    error: str | None
+    settlement: Settlement
+    duration_s: float
+    abandoned: bool
+
+
+class SimulatorCalls:
+    """The episode loop's `offload` in a worker: simulator calls in worker threads, each timed while it runs."""
+
+    def __init__(self) -> None:
+        self._started: dict[int, float] = {}
+        self._ids = itertools.count()
+        self._lock = threading.Lock()
+
+    async def __call__(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        """Run `fn` in a worker thread, noting when it started and when it returned (even if given up on)."""
+        key = next(self._ids)
+
+        def timed() -> Any:
+            with self._lock:
+                self._started[key] = time.monotonic()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                with self._lock:
+                    del self._started[key]
+
+        return await asyncio.to_thread(timed)
+
+    def busy_s(self) -> float | None:
+        """How long the oldest call in flight has been running, or None when none is."""
+        with self._lock:
+            oldest = min(self._started.values(), default=None)
+        return None if oldest is None else time.monotonic() - oldest
+
+
+class QueueSink(TraceSink):
+    """Snapshots each event as it happens (pickled, like the local trace is written at once)."""
+
+    def __init__(self, events: queue.Queue[bytes | None]) -> None:
+        self.events = events
+
+    def put(self, *event: Any) -> None:
+        """Queue one event for the driver."""
+        self.events.put(pickle.dumps(event, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def start(self, task: Task, observation: Observation) -> None:
+        """The episode was reset."""
+        self.put("start", observation)
+
+    def step(self, record: StepRecord, observation: Observation) -> None:
+        """A step finished."""
+        self.put("step", record, observation)
+
+
+def portable(exc: BaseException) -> BaseException:
+    """`exc` if it survives pickling, else a SuiteError carrying its type and message."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:  # noqa: BLE001 - e.g. an exception class whose __init__ takes other arguments
+        return SuiteError(f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+async def run_streamed(host: Any, cfg: DictConfig, make_agent: Callable[[str], Agent], task: Task, sink: QueueSink,
+                       calls: SimulatorCalls) -> None:
+    """Run one episode, queueing its events, its end (or why it stopped) and then None."""
+    try:
+        agent = make_agent(task.benchmark)
+        result = await run_episode(host, task, agent, cfg.get(task.benchmark) or OmegaConf.create({}), sink,
+                                   timeout_s=cfg.run.episode_timeout_s, offload=calls)
+        traj = result.trajectory
+        sink.put("end", EpisodeEnd(traj.end_reason, traj.error, result.settlement, result.duration_s,
+                                   calls.busy_s() is not None))
+    except BudgetExceeded:
+        sink.put("budget")
+    except BaseException as exc:  # noqa: BLE001 - raised again in the driver, as the local executor would
+        sink.put("raise", portable(exc))
+    finally:
+        sink.events.put(None)
+
+
+@ray.remote
+class EpisodeWorker:
+    """One simulator slot: its own plugin manager, agent and model client; one episode at a time."""
+
+    def __init__(self, payload: WorkerPayload) -> None:
+        self.error: BaseException | None = None
+        self.calls = SimulatorCalls()
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, name="suite-episodes", daemon=True).start()
+        try:
+            self.cfg = OmegaConf.create(payload.config)
+            self.host = build_host()
+            for script in payload.scripts:  # the driver's version wins, as it would with the local executor
+                register_script(script.name, script.fn, latency_s=script.latency_s)
+            self.model = attach(payload.model, payload.services, self.cfg) if payload.services else payload.model
+        except Exception as exc:  # noqa: BLE001 - reported by ready(), as the driver would have raised it
+            self.error = portable(exc)
+
+    def ready(self) -> BaseException | None:
+        """Answer once started: None, or the error that kept this worker from starting."""
+        return self.error
+
+    def busy_s(self) -> float | None:
+        """How long the current simulator call has been running (the driver's watchdog asks)."""
+        return self.calls.busy_s()
+
+    def run(self, task: Task) -> Iterator[list[bytes]]:
+        """Run one episode, streaming batches of its pickled events until the last one."""
+        events: queue.Queue[bytes | None] = queue.Queue()
+        episode = run_streamed(self.host, self.cfg, self._agent, task, QueueSink(events), self.calls)
+        asyncio.run_coroutine_threadsafe(episode, self.loop)
+        while True:
+            batch = [events.get()]
+            window_ends = time.monotonic() + BATCH_WINDOW_S
+            while batch[-1] is not None and (wait := window_ends - time.monotonic()) > 0:
+                try:
+                    batch.append(events.get(timeout=wait))
+                except queue.Empty:
+                    break
+            done = batch[-1] is None
+            yield [e for e in batch if e is not None]
+            if done:
+                return
+
+    def _agent(self, benchmark: str) -> Agent:
+        spec = self.host.registry.agent(str(self.cfg.run.agent), benchmark)
+        model = self.model.get(benchmark) if isinstance(self.model, dict) else self.model
+        return spec.factory(AgentContext(self.host, benchmark, self.cfg, model))

@@ -1,0 +1,274 @@
+"""The Ray executor: same records as the local one, actors that die or hang, budgets, resume, resources."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import ray
+from omegaconf import OmegaConf
+from suite.cli import main
+from suite.errors import BudgetExceeded
+from suite.executors.ray_cluster import actor_options, plan, resources_of
+from suite.executors.ray_models import ModelServices, SharedLedger, SharedLimiter
+from suite.models import Limit, ModelReply
+from suite.plugins import build_host
+from suite.records import Task
+from suite.store import RunStore
+
+HERE = Path(__file__).resolve().parent
+TIMINGS = {"duration_s", "agent_s", "env_s", "latency_s"}
+COUNTER = ["run", "--plugins", "template", "--model", "scripted/ray-counter", "--no-report", "model.cache=false"]
+
+
+@pytest.fixture(scope="session")
+def ray_address() -> Any:
+    """One local Ray for the whole test session: 2 CPUs and one (logical) GPU."""
+    ray.init(num_cpus=2, num_gpus=1, include_dashboard=False, logging_level=logging.WARNING)
+    yield ray.get_runtime_context().gcs_address
+    ray.shutdown()
+
+
+@pytest.fixture
+def data(ray_address: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The test plugin loaded here and in every actor; its benchmarks read their tasks under the returned dir."""
+    monkeypatch.setenv("SUITE_PLUGIN_MODULES", "template=suite_template.plugin,raytest=ray_support")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]))
+    monkeypatch.setenv("SUITE_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def write_tasks(root: Path, benchmark: str, *tasks: dict[str, Any]) -> None:
+    """Write a test benchmark's tasks.jsonl."""
+    (root / benchmark).mkdir(parents=True, exist_ok=True)
+    (root / benchmark / "tasks.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tasks))
+
+
+def without_timings(value: Any) -> Any:
+    """`value` with every timing field removed, at any depth."""
+    if isinstance(value, dict):
+        return {k: without_timings(v) for k, v in value.items() if k not in TIMINGS}
+    if isinstance(value, list):
+        return [without_timings(v) for v in value]
+    return value
+
+
+def attempts(root: Path) -> dict[str, int]:
+    """How many times each episode was started."""
+    return dict(RunStore(root).db.execute("SELECT episode_id, attempts FROM episodes"))
+
+
+def check_traces(root: Path) -> None:
+    """Every finished episode has one trace: one start, its steps once each, one end."""
+    store = RunStore(root)
+    for record in store.records():
+        trace = store.read_trace(record["episode_id"])
+        steps = [e["index"] for e in trace if e["type"] == "step"]
+        assert steps == list(range(record["steps"])) and trace[-1]["type"] == "end"
+        assert sum(e["type"] == "start" for e in trace) == 1 and sum(e["type"] == "end" for e in trace) == 1
+
+
+def test_ray_run_matches_local_run_and_reports_and_replays(data: Path, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    common = [*COUNTER, "--limit", "8", "--seed", "5", "--concurrency", "2"]
+    local, on_ray = tmp_path / "local", tmp_path / "ray"
+    assert main([*common, "--out", str(local)]) == 0
+    assert main([*common, "--executor", "ray", "--out", str(on_ray)]) == 0
+    local_store, ray_store = RunStore(local), RunStore(on_ray)
+    records = without_timings(ray_store.records())
+    assert len(records) == 8 and records == without_timings(local_store.records())
+    assert {r["outcome"] for r in records} >= {"success", "agent_failure", "parse_failure"}
+    for record in records:
+        key = record["episode_id"]
+        assert without_timings(ray_store.read_trace(key)) == without_timings(local_store.read_trace(key))
+    assert ray_store.meta()["executor"] == "ray" and set(attempts(on_ray).values()) == {1}
+    capsys.readouterr()
+    reports = []
+    for root in (local, on_ray):
+        assert main(["report", str(root), "--format", "json"]) == 0
+        reports.append(json.loads(capsys.readouterr().out)["rows"][0]["benchmarks"])
+    assert reports[0] == reports[1]
+    assert main(["replay", str(on_ray), "--out", str(tmp_path / "replayed")]) == 0
+    assert "8/8 trajectories identical" in capsys.readouterr().out
+
+
+def test_killed_actor_is_replaced_and_its_episode_retried(data: Path, tmp_path: Path) -> None:
+    write_tasks(data, "faults",
+                {"id": "ok1", "steps": 3},
+                {"id": "dies-once", "steps": 4, "fault": "crash_once", "fault_at": 2},
+                {"id": "always-dies", "steps": 4, "fault": "crash_always", "fault_at": 3, "sleep_s": 0.2},
+                {"id": "ok2", "steps": 3})
+    out = tmp_path / "r"
+    assert main(["run", "--plugins", "faults", "--agent", "walker", "--executor", "ray", "--concurrency", "2",
+                 "--out", str(out), "--no-report", "ray.max_retries=1"]) == 0
+    records = {r["episode_id"]: r for r in RunStore(out).records()}
+    assert sorted(records) == ["faults/always-dies", "faults/dies-once", "faults/ok1", "faults/ok2"]
+    assert [records[f"faults/{k}"]["outcome"] for k in ("ok1", "dies-once", "ok2")] == ["success"] * 3
+    assert records["faults/dies-once"]["steps"] == 4
+    dead = records["faults/always-dies"]
+    assert dead["outcome"] == "env_error" and dead["steps"] in (1, 2) and "actor died" in dead["failure_reason"]
+    assert "gave up after 2 attempt(s)" in dead["failure_reason"]
+    assert attempts(out) == {"faults/ok1": 1, "faults/dies-once": 2, "faults/always-dies": 2, "faults/ok2": 1}
+    assert RunStore(out).counts() == {"done": 4}
+    check_traces(out)
+
+
+def test_hung_step_is_killed_by_the_watchdog_and_retried(data: Path, tmp_path: Path) -> None:
+    write_tasks(data, "faults",
+                {"id": "hangs-once", "steps": 3, "fault": "hang_once", "fault_at": 2},
+                {"id": "slow-but-fine", "steps": 3, "sleep_s": 0.4})
+    out = tmp_path / "r"
+    started = time.monotonic()
+    assert main(["run", "--plugins", "faults", "--agent", "walker", "--executor", "ray", "--concurrency", "2",
+                 "--out", str(out), "--no-report", "ray.step_timeout_s=1"]) == 0
+    assert time.monotonic() - started < 60
+    records = {r["episode_id"]: r for r in RunStore(out).records()}
+    assert {r["outcome"] for r in records.values()} == {"success"} and len(records) == 2
+    assert attempts(out) == {"faults/hangs-once": 2, "faults/slow-but-fine": 1}
+    check_traces(out)
+
+
+def test_actor_left_with_a_call_it_gave_up_on_is_replaced(data: Path, tmp_path: Path) -> None:
+    write_tasks(data, "faults", {"id": "hangs", "steps": 2, "fault": "hang_once", "fault_at": 1},
+                {"id": "next", "steps": 1})
+    out = tmp_path / "r"
+    assert main(["run", "--plugins", "faults", "--agent", "walker", "--executor", "ray", "--concurrency", "1",
+                 "--out", str(out), "--no-report", "run.episode_timeout_s=1"]) == 0
+    store = RunStore(out)
+    assert [r["outcome"] for r in store.records()] == ["timeout", "success"]
+    first, second = (store.read_trace(key)[0]["observation"] for key in ("faults/hangs", "faults/next"))
+    assert first.split()[-1] != second.split()[-1]  # the second episode ran in a fresh process
+
+
+def test_spent_budget_leaves_episodes_pending_until_resumed(data: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    assert main([*COUNTER, "--executor", "ray", "--limit", "4", "--max-cost", "0", "--out", str(out)]) == 3
+    store = RunStore(out)
+    assert store.counts() == {"pending": 4} and store.meta()["status"] == "stopped"
+    assert main(["run", "--resume", str(out), "--max-cost", "1", "--no-report", "run.executor=local"]) == 0
+    assert RunStore(out).counts() == {"done": 4}
+    check_traces(out)
+
+
+def _done(root: Path) -> int:
+    try:
+        with sqlite3.connect(root / "run.sqlite") as db:
+            return db.execute("SELECT COUNT(*) FROM episodes WHERE status='done'").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_driver_crash_is_recovered_by_resume(data: Path, tmp_path: Path, ray_address: str) -> None:
+    write_tasks(data, "faults", *({"id": f"w{i}", "steps": 3, "sleep_s": 0.25} for i in range(6)))
+    run = ["run", "--plugins", "faults", "--agent", "walker", "--concurrency", "2", "--no-report"]
+    reference = tmp_path / "reference"
+    assert main([*run, "--out", str(reference)]) == 0
+    crashed = tmp_path / "crashed"
+    proc = subprocess.Popen([sys.executable, "-m", "suite.cli", *run, "--executor", "ray", "--ray-address",
+                             ray_address, "--out", str(crashed)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 90
+    while _done(crashed) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    finished = {r["episode_id"]: r for r in RunStore(crashed).records()}
+    assert 2 <= len(finished) < 6, "the kill must land mid-run"
+    assert main(["run", "--resume", str(crashed), "--no-report"]) == 0
+    after = RunStore(crashed).records()
+    assert without_timings(after) == without_timings(RunStore(reference).records())
+    assert all(r == finished[r["episode_id"]] for r in after if r["episode_id"] in finished)
+    check_traces(crashed)
+
+
+def test_ctrl_c_leaves_in_flight_episodes_pending(data: Path, tmp_path: Path, ray_address: str) -> None:
+    write_tasks(data, "faults", *({"id": f"w{i}", "steps": 3, "sleep_s": 0.25} for i in range(6)))
+    out = tmp_path / "r"
+    proc = subprocess.Popen([sys.executable, "-m", "suite.cli", "run", "--plugins", "faults", "--agent", "walker",
+                             "--concurrency", "2", "--no-report", "--executor", "ray", "--ray-address", ray_address,
+                             "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 90
+    while _done(out) < 1 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err.decode()[-500:]
+    store = RunStore(out)
+    assert store.meta()["status"] == "interrupted" and set(store.counts()) == {"done", "pending"}
+    assert main(["run", "--resume", str(out), "--no-report"]) == 0
+    assert RunStore(out).counts() == {"done": 6}
+    check_traces(out)
+
+
+def test_mixed_run_packs_cpu_and_gpu_simulators(data: Path, tmp_path: Path) -> None:
+    write_tasks(data, "faults", *({"id": f"c{i}", "steps": 2} for i in range(2)))
+    write_tasks(data, "gpusim", *({"id": f"g{i}", "steps": 2} for i in range(3)))
+    out = tmp_path / "r"
+    assert main(["run", "--plugins", "faults,gpusim", "--agent", "walker", "--executor", "ray", "--out", str(out),
+                 "--no-report"]) == 0
+    store = RunStore(out)
+    assert store.counts() == {"done": 5}
+    for record in store.records():
+        step = next(e for e in store.read_trace(record["episode_id"]) if e["type"] == "step")
+        if record["benchmark"] == "gpusim":
+            assert step["info"]["resources"] == {"CPU": 1.0, "GPU": 0.5}
+
+
+def test_resources_come_from_the_plugin_or_from_ray_resources(data: Path) -> None:
+    host = build_host()
+    cfg = OmegaConf.create({"ray": {"resources": {"faults": {"num_cpus": 2, "licence": 1}}}})
+    assert resources_of(host, cfg, "faults") == {"num_cpus": 2.0, "licence": 1.0}
+    assert actor_options(resources_of(host, cfg, "faults"))["resources"] == {"licence": 1.0}
+    assert resources_of(host, cfg, "gpusim") == {"num_cpus": 1.0, "num_gpus": 0.5}
+    pools = plan(host, OmegaConf.create({}), [Task("faults", "a", {}), Task("gpusim", "b", {}),
+                                             Task("faults", "c", {})])
+    assert [(p.resources, len(p.tasks), p.capacity) for p in pools] == [
+        ({"num_cpus": 1.0}, 2, 2), ({"num_cpus": 1.0, "num_gpus": 0.5}, 1, 2)]
+
+
+def test_resources_no_node_has_fail_in_one_line(data: Path, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    write_tasks(data, "gpusim", {"id": "g0", "steps": 1})
+    assert main(["run", "--plugins", "gpusim", "--agent", "walker", "--executor", "ray", "--out", str(tmp_path / "r"),
+                 "--no-report", "ray.resources={gpusim: {num_cpus: 1, num_gpus: 2}}"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith("error:") and "gpusim needs {'num_cpus': 1.0, 'num_gpus': 2.0}" in err and "'GPU': 1.0" in err
+    assert RunStore(tmp_path / "r").counts() == {"pending": 1}  # nothing ran: fix the resources and resume
+
+
+def test_actors_share_one_rate_limiter_and_one_budget(ray_address: str) -> None:
+    services = ModelServices.remote(Limit(tpm=60_000), 0.01)
+    first, second = SharedLimiter(services, True), SharedLimiter(services, True)
+
+    async def two_workers() -> float:
+        await first.acquire("p", 59_000)
+        started = time.monotonic()
+        await second.acquire("p", 1_500)  # 500 tokens short of the shared bucket: 0.5 s at 1,000 tokens/s
+        return time.monotonic() - started
+
+    assert 0.3 < asyncio.run(two_workers()) < 5
+    spender, other = SharedLedger(services, 0.01), SharedLedger(services, 0.01)
+    other.check()
+    spender.record(ModelReply("x", 1, 1, 0.02, cached=False, latency_s=0.0, request_hash="h", attempts=1), "e1")
+    with pytest.raises(BudgetExceeded):
+        other.check()
+    assert other.total.cost_usd == pytest.approx(0.02) and other.episode("e1").calls == 1
+    ray.kill(services)
+
+
+def test_local_executor_is_the_default_and_never_imports_ray(tmp_path: Path) -> None:
+    code = ("import sys; from suite.cli import main; "
+            f"code = main(['run', '--plugins', 'template', '--agent', 'oracle', '--out', {str(tmp_path / 'r')!r}, "
+            "'--no-report']); sys.exit(code or ('ray' in sys.modules) * 7)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
+    assert RunStore(tmp_path / "r").meta()["executor"] == "local"
