@@ -293,11 +293,12 @@ class ActionLayer:
         found = self.reachable_instances(otype)
         if not found:
             return _fail(VISIBILITY, f"Cannot turn the {otype} {word} as it is not visible.")
+        if otype == "StoveBurner":  # the burner under the Pan, whatever its state
+            found.sort(key=lambda o: not self._holds(o, ("Pan", "Pot")))
+            found = found[:1]
         todo = [o for o in found if o.is_toggled != on]
         if not todo:
             return _fail(INCOMPATIBILITY, f"The {otype} is already {word}.")
-        if otype == "StoveBurner":
-            todo.sort(key=lambda o: not self._holds(o, ("Pan", "Pot")))
         obj = todo[0]
         if on:
             refusal = self._cannot_switch_on(obj)

@@ -14,6 +14,8 @@ SCHEMA = Path(__file__).parent / "schemas" / "plan.schema.json"
 PLAN_FILE = "plan.json"
 #: Where `suite data pull asgard` puts the benchmark's plans inside the data dir (as in the repository).
 GENERATED = "Generated"
+#: The file that marks a data dir as our generated pack (wherever it is copied).
+PACK_MANIFEST = "PACK.json"
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from suite_asgard.conditions import resolve_condition
 from suite_asgard.env import AsgardEnv
 from suite_asgard.inventory import find_inventory_file, load_inventories, scene_inventory
 from suite_asgard.parsing import parse_reply
-from suite_asgard.plans import Plan, is_data_dir, load_plans
+from suite_asgard.plans import PACK_MANIFEST, Plan, is_data_dir, load_plans
 from suite_asgard.vocabulary import HIDDEN_TYPES, SLICED_FORM, TASK_TYPES
 
 BENCH = "asgard"
@@ -57,6 +57,7 @@ def register(registry: Registry) -> None:
         pack_label="generated AsgardBench pack (seeded, oracle-validated; not the paper's 108 plans)",
         pull=_pull,
         is_data_dir=is_data_dir,
+        pack_manifest=PACK_MANIFEST,
     ))
     registry.add_agent(AgentSpec("oracle", oracle_agent, "privileged solver over the hidden scene state",
                                  benchmarks=(BENCH,)))
@@ -85,7 +86,7 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
     condition = resolve_condition(config)
     data_dir = Path(config.data_dir)
     inventories = load_inventories(find_inventory_file(data_dir, config.get("item_cache")))
-    generated = data_dir.resolve() == PACK_DIR.resolve()
+    generated = (data_dir / PACK_MANIFEST).is_file()
     repeats = int(config.get("repeats") or 1)
     prompt = {"condition": condition.to_dict(), "prompt_dir": config.get("prompt_dir")}
     tasks = []

@@ -25,8 +25,8 @@ from suite.records import Task
 from suite_asgard.conditions import Condition
 from suite_asgard.inventory import scene_inventory
 from suite_asgard.oracle import OracleAgent
-from suite_asgard.plans import plan_from_dict
-from suite_asgard.vocabulary import DISHES, SILVERWARE, SLICED_FORM, step_limits
+from suite_asgard.plans import PACK_MANIFEST, plan_from_dict
+from suite_asgard.vocabulary import DISHES, SILVERWARE, SLICED_FORM, step_limits, task_type
 from suite_household.generator import default_inventory
 
 OUT = Path(__file__).parent / "data"
@@ -241,7 +241,7 @@ def oracle_steps(data: dict[str, Any], names: list[str]) -> int | None:
 
 
 def generate(out: Path, seed: int) -> dict[str, int]:
-    """Write the pack; returns plans kept per family."""
+    """Write the pack; returns plans kept per task type."""
     rng = random.Random(seed)
     if out.exists():
         shutil.rmtree(out)
@@ -265,10 +265,15 @@ def generate(out: Path, seed: int) -> dict[str, int]:
             (folder / "plan.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
             inventories[scene] = names
             used.add(data["name"])
-            kept[spec.family] = kept.get(spec.family, 0) + 1
+            kind = task_type(data["name"]) or spec.family
+            kept[kind] = kept.get(kind, 0) + 1
             break
     (out / "inventories.json").write_text(json.dumps({"names": dict(sorted(inventories.items()))}, indent=1) + "\n",
                                           encoding="utf-8")
+    manifest = {"benchmark": "asgard", "kind": "generated", "generator": "python -m suite_asgard.pack.generate",
+                "seed": seed, "plans": sum(kept.values()), "per_task_type": kept,
+                "note": "our own plans and FloorPlan inventories in the AsgardBench format; not the paper's 108 plans"}
+    (out / PACK_MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return kept
 
 

@@ -1,0 +1,250 @@
+"""Each world rule: a refused case (its category and detailed-feedback message) and an allowed case."""
+
+from __future__ import annotations
+
+from suite_asgard.commands import Command
+from suite_asgard.scene_setup import move_into
+from suite_asgard.world_rules import (
+    HOLDING,
+    INCOMPATIBILITY,
+    INVALID_ACTION,
+    INVALID_OBJECT,
+    UNDOABLE,
+    UNPARSABLE,
+    VISIBILITY,
+)
+
+from .conftest import env_for, grab, ok, one, turn
+
+KITCHEN = "distribute__Tomato_Plate_Pot_Pan_FloorPlan26"
+
+
+def refused(env, text: str, category: str, message: str) -> None:
+    info = turn(env, text)
+    assert not info["success"] and info["kind"] == UNDOABLE, info
+    assert (info["category"], info["message"]) == (category, message)
+    assert info["feedback"] == f"{text} Failure: {message}"
+
+
+def put_in_sink(env, otype: str) -> None:
+    grab(env, otype)
+    ok(env, "FIND SinkBasin", "PUT SinkBasin")
+
+
+def test_pickup_holds_one_object_at_a_time() -> None:
+    env = env_for(KITCHEN)
+    ok(env, "FIND Tomato", "PICKUP Tomato")
+    refused(env, "PICKUP Tomato", HOLDING, "You are already holding the Tomato.")
+    refused(env, "PICKUP Knife", HOLDING, "Cannot pick up Knife while holding Tomato; PUT the Tomato down first.")
+    ok(env, "PUT CounterTop", "FIND Knife", "PICKUP Knife")
+
+
+def test_pickup_needs_the_object_in_view() -> None:
+    env = env_for(KITCHEN)
+    ok(env, "FIND Fridge")
+    refused(env, "PICKUP Apple", VISIBILITY, "Cannot pick up Apple as it is not visible.")
+    ok(env, "FIND Apple", "PICKUP Apple")
+    refused(env, "PICKUP Fridge", INCOMPATIBILITY, "Fridge cannot be picked up.")
+
+
+def test_find_places_the_agent_before_the_object_or_its_closed_container() -> None:
+    env = env_for(KITCHEN)
+    refused(env, "FIND AppleSliced", VISIBILITY, "There is no AppleSliced to be found.")
+    ok(env, "FIND Egg")
+    egg = one(env, "Egg")
+    assert egg.id in env.layer.in_reach()
+    grab(env, "Egg")
+    ok(env, "FIND Fridge", "OPEN Fridge", "PUT Fridge", "CLOSE Fridge", "FIND Plate", "FIND Egg")
+    fridge = one(env, "Fridge")
+    assert env.layer.facing == egg.id and fridge.id in env.layer.in_reach() and egg.id not in env.layer.in_reach()
+
+
+def test_put_needs_a_held_object_a_fitting_open_clean_container() -> None:
+    env = env_for(KITCHEN)
+    ok(env, "FIND Plate")
+    refused(env, "PUT Plate", HOLDING, "You are not holding anything to PUT in the Plate.")
+    grab(env, "Tomato")
+    refused(env, "PUT Toaster", INCOMPATIBILITY, "The Tomato cannot be put in or on the Toaster.")
+    ok(env, "FIND Fridge")
+    refused(env, "PUT Fridge", INCOMPATIBILITY, "The Fridge is closed; OPEN it before you PUT something in it.")
+    ok(env, "FIND Plate")
+    env.ctl.world.set(one(env, "Plate").id, is_dirty=True)
+    refused(env, "PUT Plate", INCOMPATIBILITY, "The Plate is dirty; it must be clean before you PUT anything in it.")
+    env.ctl.world.set(one(env, "Plate").id, is_dirty=False)
+    ok(env, "PUT Plate")
+    assert one(env, "Tomato").parent == one(env, "Plate").id
+
+
+def test_put_cabinet_walks_to_another_cabinet_when_the_open_one_is_full() -> None:
+    env = env_for(KITCHEN)
+    grab(env, "Pot")
+    ok(env, "FIND Cabinet", "OPEN Cabinet")
+    world, first, pot = env.ctl.world, env.layer.facing, one(env, "Pot")
+    fillers = sorted(o.id for o in world.objects.values() if o.type in ("Bowl", "Plate", "Cup", "Mug", "Kettle",
+                                                                       "Pan", "Bread", "Lettuce", "SoapBottle"))
+    for filler in fillers:
+        if not env.layer.fits(world.objects[first], pot):
+            break
+        move_into(world, filler, first)
+    assert not env.layer.fits(world.objects[first], pot)
+    ok(env, "PUT Cabinet")
+    home = world.objects[one(env, "Pot").parent]
+    assert home.type == "Cabinet" and home.id != first and home.is_open and env.layer.facing == home.id
+    ok(env, "CLOSE Cabinet")
+    assert not world.objects[home.id].is_open
+
+
+def test_slice_needs_the_knife_a_free_target_and_a_flat_surface() -> None:
+    env = env_for(KITCHEN)
+    refused(env, "SLICE Plate", INCOMPATIBILITY,
+            "Plate cannot be sliced; only Apple, Bread, Egg, Lettuce, Potato, Tomato can.")
+    ok(env, "FIND Tomato")
+    refused(env, "SLICE Tomato", HOLDING, "You must be holding the Knife to SLICE the Tomato.")
+    ok(env, "PICKUP Tomato")
+    refused(env, "SLICE Tomato", HOLDING, "You cannot SLICE the Tomato while you are holding it.")
+    ok(env, "FIND Pot", "PUT Pot")
+    grab(env, "Knife")
+    ok(env, "FIND Tomato")
+    refused(env, "SLICE Tomato", INCOMPATIBILITY,
+            "The Tomato must rest on a flat surface such as a CounterTop or DiningTable to be sliced.")
+    ok(env, "PUT CounterTop", "PICKUP Tomato", "PUT CounterTop")
+    grab(env, "Knife")
+    ok(env, "FIND Tomato", "SLICE Tomato")
+    assert len(env.layer.instances("TomatoSliced")) == 5 and not env.layer.instances("Tomato")
+
+
+def test_an_egg_is_cracked_without_a_knife_but_only_in_a_pan() -> None:
+    env = env_for(KITCHEN)
+    ok(env, "FIND Egg")
+    refused(env, "SLICE Egg", INCOMPATIBILITY, "The Egg must be in a Pan before you SLICE it.")
+    ok(env, "PICKUP Egg", "FIND Pan", "PUT Pan", "SLICE Egg")
+    cracked = one(env, "EggCracked")
+    assert env.ctl.world.objects[cracked.parent].type == "Pan"
+
+
+def test_the_stove_cooks_only_a_pan_on_a_burner() -> None:
+    env = env_for(KITCHEN)
+    ok(env, "FIND StoveBurner")
+    refused(env, "TOGGLE_ON StoveBurner", INCOMPATIBILITY,
+            "A Pan must be on the StoveBurner before you TOGGLE_ON the StoveBurner.")
+    grab(env, "Egg")
+    ok(env, "FIND Pan", "PUT Pan", "SLICE Egg", "PICKUP Pan", "FIND StoveBurner", "PUT StoveBurner",
+       "TOGGLE_ON StoveBurner")
+    assert one(env, "EggCracked").is_cooked
+    assert any(k.is_toggled for k in env.layer.instances("StoveKnob"))
+    refused(env, "TOGGLE_ON StoveBurner", INCOMPATIBILITY, "The StoveBurner is already on.")
+    ok(env, "TOGGLE_OFF StoveBurner")
+    assert not any(k.is_toggled for k in env.layer.instances("StoveKnob"))
+
+
+def test_the_microwave_is_closed_to_switch_on_and_off_to_open() -> None:
+    env = env_for(KITCHEN)
+    grab(env, "Potato")
+    ok(env, "FIND Microwave", "OPEN Microwave", "PUT Microwave")
+    refused(env, "TOGGLE_ON Microwave", INCOMPATIBILITY, "The Microwave is open; CLOSE it before you TOGGLE_ON it.")
+    ok(env, "CLOSE Microwave", "TOGGLE_ON Microwave")
+    assert one(env, "Potato").is_cooked
+    refused(env, "OPEN Microwave", INCOMPATIBILITY, "The Microwave is on; TOGGLE_OFF it before you OPEN it.")
+    ok(env, "TOGGLE_OFF Microwave", "OPEN Microwave", "PICKUP Potato", "CLOSE Microwave")
+    refused(env, "CLOSE Microwave", INCOMPATIBILITY, "The Microwave is already closed.")
+
+
+def test_toaster_toasts_and_coffee_machine_fills() -> None:
+    env = env_for(KITCHEN)
+    grab(env, "Knife")
+    ok(env, "FIND Bread", "SLICE Bread", "PUT DiningTable", "PICKUP BreadSliced", "FIND Toaster", "PUT Toaster",
+       "TOGGLE_ON Toaster", "TOGGLE_OFF Toaster")
+    assert sum(s.is_cooked for s in env.layer.instances("BreadSliced")) == 1
+    grab(env, "Mug")
+    ok(env, "FIND CoffeeMachine", "PUT CoffeeMachine", "TOGGLE_ON CoffeeMachine", "TOGGLE_OFF CoffeeMachine")
+    assert one(env, "Mug").fill == "coffee"
+
+
+def test_the_faucet_runs_only_over_dishes_and_cleaning_needs_sponge_water_and_sink() -> None:
+    env = env_for(KITCHEN)
+    mug = one(env, "Mug")
+    env.ctl.world.set(mug.id, is_dirty=True)
+    ok(env, "FIND Mug")
+    refused(env, "CLEAN Mug", HOLDING, "You must be holding the DishSponge to CLEAN the Mug.")
+    grab(env, "DishSponge")
+    ok(env, "FIND Mug")
+    refused(env, "CLEAN Mug", INCOMPATIBILITY, "The Mug has to be in the SinkBasin to be cleaned.")
+    ok(env, "PUT CounterTop")
+    put_in_sink(env, "Mug")
+    grab(env, "Tomato")
+    ok(env, "FIND SinkBasin", "PUT SinkBasin")
+    refused(env, "TOGGLE_ON Faucet", INCOMPATIBILITY,
+            "The Faucet cannot run while the SinkBasin holds Tomato; only dishes and cookware may be in it.")
+    ok(env, "PICKUP Tomato", "PUT CounterTop")
+    grab(env, "DishSponge")
+    ok(env, "FIND SinkBasin")
+    refused(env, "CLEAN Mug", INCOMPATIBILITY, "The Faucet must be running to CLEAN the Mug.")
+    ok(env, "TOGGLE_ON Faucet", "CLEAN Mug")
+    assert not one(env, "Mug").is_dirty
+    refused(env, "CLEAN Mug", INCOMPATIBILITY, "The Mug is already clean.")
+    ok(env, "TOGGLE_OFF Faucet")
+
+
+def test_drink_needs_a_held_filled_container_and_leaves_it_dirty() -> None:
+    env = env_for(KITCHEN)
+    mug = one(env, "Mug")
+    ok(env, "FIND Mug")
+    refused(env, "DRINK Mug", HOLDING, "You must be holding the Mug to DRINK from it.")
+    ok(env, "PICKUP Mug")
+    refused(env, "DRINK Mug", INCOMPATIBILITY, "The Mug is empty; there is nothing to drink.")
+    env.ctl.world.set(mug.id, fill="coffee")
+    ok(env, "DRINK Mug")
+    assert one(env, "Mug").fill is None and one(env, "Mug").is_dirty and env.flags().drank_coffee
+
+
+def test_empty_pours_out_liquid_only() -> None:
+    env = env_for(KITCHEN)
+    ok(env, "FIND Mug")
+    refused(env, "EMPTY Mug", INCOMPATIBILITY, "The Mug holds no liquid to pour out.")
+    refused(env, "EMPTY Knife", INCOMPATIBILITY, "The Knife cannot hold liquid.")
+    env.ctl.world.set(one(env, "Mug").id, fill="coffee")
+    ok(env, "EMPTY Mug")
+    assert one(env, "Mug").fill is None
+
+
+def test_the_mirror_is_sprayed_then_cleaned_with_the_cloth() -> None:
+    env = env_for("clean_mirror__")
+    ok(env, "FIND Mirror")
+    refused(env, "SPRAY Mirror", HOLDING, "You must be holding the SprayBottle to SPRAY the Mirror.")
+    grab(env, "Cloth")
+    ok(env, "FIND Mirror")
+    refused(env, "CLEAN Mirror", INCOMPATIBILITY, "SPRAY the Mirror with the SprayBottle before you CLEAN it.")
+    ok(env, "PUT CounterTop")
+    grab(env, "SprayBottle")
+    ok(env, "FIND Mirror")
+    refused(env, "CLEAN Mirror", HOLDING, "You must be holding the Cloth to CLEAN the Mirror.")
+    refused(env, "SPRAY Toilet", INCOMPATIBILITY, "Toilet is not something to spray; only the Mirror is.")
+    ok(env, "SPRAY Mirror", "PUT CounterTop")
+    grab(env, "Cloth")
+    ok(env, "FIND Mirror")
+    info = turn(env, "CLEAN Mirror")
+    assert info["success"] and info["done"] and info["end"] == "success"
+
+
+def test_the_television_is_switched_with_the_remote() -> None:
+    env = env_for("turn_on_tv__")
+    ok(env, "FIND Television")
+    refused(env, "TOGGLE_ON Television", HOLDING, "You must be holding the RemoteControl to turn the Television on.")
+    grab(env, "RemoteControl")
+    ok(env, "FIND Television")
+    info = turn(env, "TOGGLE_ON Television")
+    assert info["success"] and info["done"] and info["end"] == "success"
+
+
+def test_turns_that_are_not_valid_actions_are_classified_and_change_nothing() -> None:
+    env = env_for(KITCHEN)
+    version = env.ctl.world.version
+    cases = [(Command(INVALID_ACTION, "FLY", "Mug"), "FLY is not one of the available actions."),
+             (Command(INVALID_OBJECT, "PICKUP", "Spaceship"), "Spaceship is not one of the available objects."),
+             (Command.unparsable(), "The reply had no line of the form 'Action: ACTION OBJECT'.")]
+    for command, message in cases:
+        result = env.step(command)
+        assert result.info["kind"] == command.kind and not result.info["success"]
+        assert result.info["category"] is None and result.info["message"] == message
+    assert env.ctl.world.version == version
+    assert [t.kind for t in env.turns] == [INVALID_ACTION, INVALID_OBJECT, UNPARSABLE]
