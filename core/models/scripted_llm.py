@@ -15,6 +15,19 @@ from suite.models.tokens import estimate_prompt_tokens, estimate_text_tokens
 class ScriptedLLM(CustomLLM):
     """Answers with the registered script; its errors are bad requests unless they are litellm errors."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._priced: set[str] = set()
+
+    def _price_at_zero(self, model: str) -> None:
+        """Put `scripted/<model>` in litellm's cost map at no cost (its cost lookups then hit at once)."""
+        if model not in self._priced:
+            litellm.register_model({f"scripted/{model}": {
+                "input_cost_per_token": 0.0, "output_cost_per_token": 0.0, "litellm_provider": "scripted",
+                "mode": "chat",
+            }})
+            self._priced.add(model)
+
     async def acompletion(  # type: ignore[override]  # litellm passes everything by keyword
         self,
         model: str,
@@ -26,6 +39,7 @@ class ScriptedLLM(CustomLLM):
     ) -> ModelResponse:
         """Run the script for `model` with the request's metadata; usage is estimated from the text."""
         metadata = (litellm_params or {}).get("metadata") or {}
+        self._price_at_zero(model)
         try:
             text = await get_script(model).reply(messages, metadata)
         except openai.APIError:
@@ -44,4 +58,6 @@ class ScriptedLLM(CustomLLM):
             completion_tokens=completion_tokens,
             total_tokens=prompt_tokens + completion_tokens,
         )
+        # scripted models are free: litellm takes this cost as already calculated and skips its own calculation
+        model_response._hidden_params["response_cost"] = 0.0
         return model_response

@@ -1,0 +1,542 @@
+"""Runner overhead: the suite's own time per step, and how well it overlaps 64 concurrent episodes.
+
+Run: `python bench/overhead.py [--json] [--quick] [--no-inspect] [--dir DIR]`; the inspect-ai comparison needs
+`pip install -e .[bench]`.
+
+Everything goes through the real suite path: a run folder with its SQLite store and JSONL traces, the local
+executor, the one episode loop, the `direct` agent and `ModelClient` through litellm with a `scripted/` model
+(response cache off). The benchmark `overhead` defined below is that path's smallest plugin: each step prompts
+with the observation, the scripted model answers `ACTION: go`, and the episode ends after 10 steps.
+
+(a) Step overhead, zero-latency model, one episode at a time. A step's wall time is the interval between two
+    step records written to the trace (the first from the episode's start record). The time spent in the model
+    call is the time litellm was at work within the step: inside `litellm.acompletion`, or running its deferred
+    success logging (a task on the event loop that runs at the next await, sometimes inside the next call),
+    overlaps counted once. `step_overhead_ms` is the median over steps of wall minus that: the loop, agent,
+    prompt and parse hooks, ModelClient (cache key, ledger, limiter), the simulator's thread hop, trace and
+    store. `step_total_ms` is the median wall time with litellm. Target: step_overhead_ms < 0.5.
+(b) Concurrency efficiency: 64 episodes x 10 steps with a model of fixed 100 ms latency, all in flight at
+    once. The ideal is 640 steps/s (every step waits only for its model call); efficiency = measured steps/s
+    over the executor's run / 640. Target: >= 0.95. A plain-asyncio baseline (64 tasks x 10 sleeps of
+    100 ms) shows the ceiling of the machine.
+(c) The same two workloads through inspect-ai in the same process: a custom `ModelAPI` registered with
+    `@modelapi`, a solver that runs the 10-step loop (prompt, generate, parse, step), default logging (an
+    .eval log in a temporary folder), `display="none"`, max_connections and max_samples 64 for (b). inspect's
+    step overhead is its turn's wall time minus the time inside the `ModelAPI.generate` of the bench; its
+    efficiency window runs from the first sample's solver start to the last one's end (its start-up and log
+    finalisation are left out, in inspect's favour). Ratios are ours / inspect.
+
+`efficiency_without_litellm` is a diagnostic only: workload (b) with `litellm.acompletion` answered by the script
+itself, which no real run does; it shows how much of the shortfall is litellm's per-call work. bench/README.md
+explains the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from suite.hookspecs import hookimpl
+from suite.models import register_script
+from suite.records import Action, Observation, Settlement, StepResult, Task
+from suite.registry import BenchmarkSpec, Metric
+
+BENCH = "overhead"
+STEPS = 10
+EPISODES_B = 64
+LATENCY_B_S = 0.1
+IDEAL_STEPS_PER_S = EPISODES_B / LATENCY_B_S
+TARGET_STEP_MS = 0.5
+TARGET_EFFICIENCY = 0.95
+ZERO_MODEL = "overhead-zero"
+SLOW_MODEL = "overhead-100ms"
+
+
+def reply(messages: list[dict[str, Any]]) -> str:
+    """The scripted model's answer (a fixed one: the bench measures the path, not a policy)."""
+    return "Thought: keep going.\nACTION: go"
+
+
+class StepEnv:
+    """A world that only counts its steps; the episode is done after `steps`."""
+
+    def __init__(self, task: Task) -> None:
+        self.task = task
+        self.count = 0
+
+    def reset(self) -> Observation:
+        """Start at step 0."""
+        self.count = 0
+        return Observation(text=f"{self.task.id} step 0")
+
+    def step(self, action: str) -> StepResult:
+        """Count the step."""
+        self.count += 1
+        done = self.count >= self.task.data["steps"]
+        return StepResult(Observation(text=f"{self.task.id} step {self.count}"), feedback="ok", done=done)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+@hookimpl
+def register(registry: Any) -> None:
+    """Declare the `overhead` benchmark and its two scripted models (no latency, and 100 ms)."""
+    register_script(ZERO_MODEL, reply)
+    register_script(SLOW_MODEL, reply, latency_s=LATENCY_B_S)
+    registry.add_benchmark(BenchmarkSpec(BENCH, "fixed-length episodes for the overhead benchmark",
+                                         [Metric("success", "SR")]))
+
+
+@hookimpl
+def load_tasks(benchmark: str, config: Any) -> list[Task]:
+    """The tasks listed in the config section (`overhead.tasks`)."""
+    return [Task(BENCH, t["id"], dict(t), max_steps=t["steps"]) for t in config.tasks]
+
+
+@hookimpl
+def make_env(benchmark: str, task: Task, config: Any) -> StepEnv:
+    """A fresh counter."""
+    return StepEnv(task)
+
+
+@hookimpl
+def build_prompt(benchmark: str, task: Task, observation: Observation, history: list[Any]) -> list[dict[str, Any]]:
+    """The observation and the answer format as one user message."""
+    return [{"role": "user", "content": f"{observation.text}\nAnswer with one line: ACTION: go"}]
+
+
+@hookimpl
+def parse_action(benchmark: str, task: Task, reply: str) -> Action:
+    """`ACTION: go`, or a parse failure."""
+    if "ACTION: go" not in (reply or ""):
+        return Action.failure("no 'ACTION: go' line", text=reply or "")
+    return Action(value="go", text="go")
+
+
+@hookimpl
+def settle(benchmark: str, task: Task, trajectory: Any, env: StepEnv) -> Settlement:
+    """Success when every step was taken."""
+    success = env.count >= task.data["steps"]
+    return Settlement("success" if success else "agent_failure", {"success": success})
+
+
+# ---------------------------------------------------------------- timing probes (workload a)
+
+
+class Probes:
+    """Timestamps of trace records, and when litellm was at work (its calls and its deferred logging)."""
+
+    def __init__(self) -> None:
+        self.started: dict[str, float] = {}
+        self.stepped: dict[tuple[str, int], float] = {}
+        self.calls: dict[tuple[str, int], tuple[float, float]] = {}
+        self.deferred: list[tuple[float, float]] = []
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[None]:
+        """Wrap FileSink.start/step, litellm.acompletion and litellm's async success handler; undo after."""
+        from suite import runner
+        from suite.models import load_litellm
+
+        litellm = load_litellm()  # first: it sets up litellm's environment before the import below
+        from litellm.litellm_core_utils.litellm_logging import Logging
+
+        sink_start, sink_step = runner.FileSink.start, runner.FileSink.step
+        acompletion, success = litellm.acompletion, Logging.async_success_handler
+        probes = self
+
+        def start(sink: Any, task: Task, observation: Observation) -> None:
+            """Write the start record, then note the time."""
+            sink_start(sink, task, observation)
+            probes.started[task.key] = time.perf_counter()
+
+        def step(sink: Any, record: Any, observation: Observation) -> None:
+            """Write the step record, then note the time."""
+            sink_step(sink, record, observation)
+            probes.stepped[(sink.writer.stem, record.index)] = time.perf_counter()
+
+        async def timed_acompletion(**request: Any) -> Any:
+            """litellm.acompletion, timed."""
+            t0 = time.perf_counter()
+            try:
+                return await acompletion(**request)
+            finally:
+                probes.calls[_request_key(request.get("metadata"))] = (t0, time.perf_counter())
+
+        async def timed_success(logging_obj: Any, *args: Any, **kwargs: Any) -> Any:
+            """litellm's deferred success logging, timed."""
+            t0 = time.perf_counter()
+            try:
+                return await success(logging_obj, *args, **kwargs)
+            finally:
+                probes.deferred.append((t0, time.perf_counter()))
+
+        runner.FileSink.start, runner.FileSink.step = start, step  # type: ignore[method-assign]
+        litellm.acompletion, Logging.async_success_handler = timed_acompletion, timed_success
+        try:
+            yield
+        finally:
+            runner.FileSink.start, runner.FileSink.step = sink_start, sink_step  # type: ignore[method-assign]
+            litellm.acompletion, Logging.async_success_handler = acompletion, success
+
+    def steps(self) -> list[tuple[float, float, float]]:
+        """(wall, inside litellm.acompletion, litellm at work in all) in seconds, for every step.
+
+        litellm's deferred logging of one call may run while the next call waits for its worker thread, so
+        the time litellm was at work within a step is the union of the spans, clipped to the step.
+        """
+        from suite.store import safe_name
+
+        stems = {safe_name(key): key for key in self.started}
+        spans = sorted([*self.calls.values(), *self.deferred])
+        out = []
+        for (stem, index), end in sorted(self.stepped.items()):
+            key = stems[stem]
+            begin = self.started[key] if index == 0 else self.stepped[(stem, index - 1)]
+            call = self.calls[(key, index)]
+            out.append((end - begin, call[1] - call[0], _covered(spans, begin, end)))
+        return out
+
+
+def _covered(spans: list[tuple[float, float]], begin: float, end: float) -> float:
+    """Seconds of [begin, end] covered by the union of sorted `spans`."""
+    total, reached = 0.0, begin
+    for lo, hi in spans:
+        lo, hi = max(lo, reached), min(hi, end)
+        if hi > lo:
+            total += hi - lo
+            reached = hi
+    return total
+
+
+def _request_key(metadata: Any) -> tuple[str, int]:
+    """The (episode, step) a model request belongs to, from the metadata ModelClient sends."""
+    metadata = metadata or {}
+    return str(metadata.get("episode")), int(metadata.get("step") or 0)
+
+
+# ---------------------------------------------------------------- our runs
+
+
+def run_suite(episodes: int, concurrency: int, model: str, out: Path) -> tuple[float, float]:
+    """Plan and run `episodes` x 10 steps through the suite; (wall, process CPU) seconds of the executor's run."""
+    from omegaconf import OmegaConf
+    from suite import config as configmod
+    from suite import runner
+    from suite.commands import start_session
+    from suite.plugins import build_host
+
+    host = build_host(extra={BENCH: sys.modules[__name__]}, entry_points=False)
+    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    tasks = [{"id": f"e{i:03d}", "steps": STEPS} for i in range(episodes)]
+    settings = {"run.plugins": [BENCH], "run.model": f"scripted/{model}", "run.agent": "direct",
+                "run.executor": "local", "run.concurrency": concurrency, "model.cache": False,
+                f"{BENCH}.tasks": tasks}
+    for key, value in settings.items():
+        OmegaConf.update(cfg, key, value, force_add=True)
+    session, planned = start_session(host, cfg, str(out))
+
+    async def timed() -> tuple[float, float]:
+        """Run the executor; (wall, process CPU) seconds."""
+        start, cpu = time.perf_counter(), time.process_time()
+        status = await runner.execute(session, planned)
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+        if status != "complete":
+            raise RuntimeError(f"bench run ended {status}")
+        return elapsed, cpu
+
+    try:
+        elapsed, cpu = asyncio.run(timed())
+        records = session.store.records()
+    finally:
+        session.store.close()
+    bad = [r for r in records if r["outcome"] != "success" or r["steps"] != STEPS]
+    if len(records) != episodes or bad:
+        raise RuntimeError(f"bench run is not what it should be: {len(records)} records, e.g. {bad[:1]}")
+    return elapsed, cpu
+
+
+def suite_step_overhead(episodes: int, root: Path) -> dict[str, float]:
+    """Workload (a) through the suite: medians over every step of `episodes` sequential episodes, in ms."""
+    run_suite(2, 1, ZERO_MODEL, root / "warm")  # litellm's lazy imports and first-call caches
+    probes = Probes()
+    with probes.installed():
+        run_suite(episodes, 1, ZERO_MODEL, root / "a")
+    steps = probes.steps()
+    return {
+        "step_overhead_ms": _median_ms(wall - litellm for wall, _, litellm in steps),
+        "step_total_ms": _median_ms(wall for wall, _, _ in steps),
+        "litellm_call_ms": _median_ms(call for _, call, _ in steps),
+        "litellm_in_step_ms": _median_ms(litellm for _, _, litellm in steps),
+        "steps_a": len(steps),
+    }
+
+
+def suite_efficiency(root: Path) -> tuple[float, float]:
+    """Workload (b) through the suite: (steps/s over the ideal, process CPU ms per step while it ran)."""
+    elapsed, cpu = run_suite(EPISODES_B, EPISODES_B, SLOW_MODEL, root)
+    return EPISODES_B * STEPS / elapsed / IDEAL_STEPS_PER_S, cpu * 1000 / (EPISODES_B * STEPS)
+
+
+@contextlib.contextmanager
+def litellm_stubbed() -> Iterator[None]:
+    """A diagnostic only: `litellm.acompletion` answers from the script itself, without litellm's layers."""
+    from types import SimpleNamespace
+
+    from suite.models import get_script, load_litellm
+
+    litellm = load_litellm()
+    acompletion = litellm.acompletion
+
+    async def direct(model: str, messages: list[dict[str, Any]], metadata: Any = None, **_: Any) -> Any:
+        """The script's reply in the shape ModelClient reads."""
+        text = await get_script(model.split("/", 1)[1]).reply(messages, metadata or {})
+        usage = SimpleNamespace(prompt_tokens=10, completion_tokens=5, total_tokens=15)
+        return SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content=text))], usage=usage)
+
+    litellm.acompletion = direct
+    try:
+        yield
+    finally:
+        litellm.acompletion = acompletion
+
+
+def asyncio_efficiency() -> float:
+    """Plain asyncio: 64 tasks x 10 sleeps of 100 ms; steps/s over the ideal."""
+
+    async def episode() -> None:
+        """Ten sleeps."""
+        for _ in range(STEPS):
+            await asyncio.sleep(LATENCY_B_S)
+
+    async def run() -> float:
+        """All 64 at once; wall seconds."""
+        start = time.perf_counter()
+        await asyncio.gather(*(episode() for _ in range(EPISODES_B)))
+        return time.perf_counter() - start
+
+    return EPISODES_B * STEPS / asyncio.run(run()) / IDEAL_STEPS_PER_S
+
+
+# ---------------------------------------------------------------- inspect-ai
+
+
+class InspectBench:
+    """The same workloads through inspect-ai: a `@modelapi` provider and a 10-step solver."""
+
+    def __init__(self) -> None:
+        from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, modelapi
+        from inspect_ai.solver import Generate, TaskState, solver
+
+        self.latency_s = 0.0
+        self.model_s: dict[str, float] = {}
+        self.step_s: list[tuple[str, float]] = []
+        self.windows: list[tuple[float, float]] = []
+        bench = self
+
+        @modelapi(name="suitebench")
+        class BenchAPI(ModelAPI):
+            """Answers `ACTION: go` after the bench's latency."""
+
+            def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None,
+                         config: GenerateConfig | None = None, **model_args: Any) -> None:
+                super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+
+            async def generate(self, input: list[Any], tools: list[Any], tool_choice: Any,
+                               config: GenerateConfig) -> ModelOutput:
+                """Wait the latency, then answer; the time inside is noted per prompt."""
+                start = time.perf_counter()
+                if bench.latency_s > 0:
+                    await asyncio.sleep(bench.latency_s)
+                text = reply([])
+                output = ModelOutput.from_content(model=self.model_name, content=text)
+                bench.model_s[input[-1].text] = time.perf_counter() - start
+                return output
+
+        @solver
+        def step_loop(steps: int = STEPS) -> Callable[..., Any]:
+            """Our episode loop as a solver: prompt, generate, parse, step, `steps` times."""
+            from inspect_ai.model import ChatMessageUser
+
+            async def solve(state: TaskState, generate: Generate) -> TaskState:
+                """One sample: the episode loop."""
+                env = StepEnv(Task(BENCH, f"s{state.sample_id}", {"steps": steps}))
+                obs = env.reset()
+                start = last = time.perf_counter()
+                while True:
+                    prompt = build_prompt(BENCH, env.task, obs, [])[0]["content"]
+                    state.messages = [ChatMessageUser(content=prompt)]
+                    state = await generate(state)
+                    action = parse_action(BENCH, env.task, state.output.completion)
+                    result = env.step(action.value)
+                    now = time.perf_counter()
+                    bench.step_s.append((prompt, now - last))
+                    last, obs = now, result.observation
+                    if result.done:
+                        break
+                bench.windows.append((start, last))
+                return state
+
+            return solve
+
+        self._solver = step_loop
+
+    def run(self, samples: int, concurrency: int, latency_s: float) -> float:
+        """One eval of `samples` x 10 steps; returns the sample window (first solver start to last end)."""
+        from inspect_ai import Task as InspectTask
+        from inspect_ai import eval as inspect_eval
+        from inspect_ai.dataset import Sample
+
+        self.latency_s = latency_s
+        self.model_s.clear()
+        self.step_s.clear()
+        self.windows.clear()
+        task = InspectTask(dataset=[Sample(input="go", id=i) for i in range(samples)], solver=self._solver())
+        with tempfile.TemporaryDirectory(prefix="suite-overhead-inspect-") as log_dir:
+            logs = inspect_eval(task, model="suitebench/bench", log_dir=log_dir, display="none",
+                                max_samples=concurrency, max_connections=concurrency)
+        if logs[0].status != "success" or len(self.windows) != samples:
+            raise RuntimeError(f"inspect eval ended {logs[0].status} with {len(self.windows)} samples")
+        return max(end for _, end in self.windows) - min(start for start, _ in self.windows)
+
+    def step_overhead(self, samples: int) -> dict[str, float]:
+        """Workload (a) through inspect-ai: medians over every turn of `samples` sequential samples, in ms."""
+        self.run(2, 1, 0.0)
+        self.run(samples, 1, 0.0)
+        return {
+            "inspect_step_overhead_ms": _median_ms(wall - self.model_s[prompt] for prompt, wall in self.step_s),
+            "inspect_step_total_ms": _median_ms(wall for _, wall in self.step_s),
+        }
+
+    def efficiency(self) -> tuple[float, float]:
+        """Workload (b) through inspect-ai: (steps/s over the ideal, process CPU ms per step of the eval)."""
+        cpu = time.process_time()
+        window = self.run(EPISODES_B, EPISODES_B, LATENCY_B_S)
+        cpu_ms = (time.process_time() - cpu) * 1000 / (EPISODES_B * STEPS)
+        return EPISODES_B * STEPS / window / IDEAL_STEPS_PER_S, cpu_ms
+
+
+# ---------------------------------------------------------------- report
+
+
+def _median_ms(values: Any) -> float:
+    """The median of seconds, in milliseconds."""
+    return statistics.median(list(values)) * 1000
+
+
+def measure(quick: bool, skip_inspect: bool, folder: str | None = None) -> dict[str, Any]:
+    """Every figure: (a) and (b) through the suite, the asyncio baseline, and (c) through inspect-ai."""
+    episodes_a, repeats = (10, 1) if quick else (30, 3)
+    figures: dict[str, Any] = {"load_avg_1m": round(os.getloadavg()[0], 2)}
+    with tempfile.TemporaryDirectory(prefix="suite-overhead-", dir=folder) as tmp:
+        root = Path(tmp)
+        figures.update(suite_step_overhead(episodes_a, root / "a"))
+        run_suite(4, 4, SLOW_MODEL, root / "warm-b")
+        ours, bare = [], []
+        for i in range(repeats):
+            ours.append(suite_efficiency(root / f"b{i}"))
+            with litellm_stubbed():
+                bare.append(suite_efficiency(root / f"bare{i}"))
+    base = [asyncio_efficiency() for _ in range(repeats)]
+    figures.update({
+        "efficiency": statistics.median(e for e, _ in ours),
+        "efficiency_runs": [e for e, _ in ours],
+        "cpu_ms_per_step": statistics.median(c for _, c in ours),
+        "asyncio_efficiency": statistics.median(base),
+        "efficiency_without_litellm": statistics.median(e for e, _ in bare),
+        "cpu_ms_per_step_without_litellm": statistics.median(c for _, c in bare),
+    })
+    figures["steps_per_s"] = figures["efficiency"] * IDEAL_STEPS_PER_S
+    inspect: dict[str, Any] = {"inspect_step_overhead_ms": None, "inspect_step_total_ms": None,
+                               "inspect_efficiency": None, "inspect_efficiency_runs": None,
+                               "inspect_cpu_ms_per_step": None}
+    if not skip_inspect:
+        try:
+            ib = InspectBench()
+        except ImportError as exc:
+            inspect["inspect_error"] = f"inspect-ai is not installed ({exc.name}): pip install -e .[bench]"
+        else:
+            inspect.update(ib.step_overhead(episodes_a))
+            runs = [ib.efficiency() for _ in range(repeats)]
+            inspect.update({"inspect_efficiency": statistics.median(e for e, _ in runs),
+                            "inspect_efficiency_runs": [e for e, _ in runs],
+                            "inspect_cpu_ms_per_step": statistics.median(c for _, c in runs)})
+    figures.update(inspect)
+    if figures["inspect_efficiency"]:
+        figures["step_overhead_ratio"] = figures["step_overhead_ms"] / figures["inspect_step_overhead_ms"]
+        figures["step_total_ratio"] = figures["step_total_ms"] / figures["inspect_step_total_ms"]
+        figures["efficiency_ratio"] = figures["efficiency"] / figures["inspect_efficiency"]
+    return {k: _rounded(v) for k, v in figures.items()}
+
+
+def _rounded(value: Any) -> Any:
+    """Floats (and lists of them) to 4 decimals for printing."""
+    if isinstance(value, float):
+        return round(value, 4)
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value
+
+
+def _verdict(ok: bool) -> str:
+    """`meets` or `misses` a target."""
+    return "meets target" if ok else "MISSES target"
+
+
+def print_table(f: dict[str, Any]) -> None:
+    """The figures as readable lines."""
+    print(f"machine: {os.cpu_count()} CPUs, load average {f['load_avg_1m']} at start")
+    print(f"(a) per step, zero-latency scripted model, {f['steps_a']} steps, trace + store on:")
+    print(f"    runner's own time     {f['step_overhead_ms']:.3f} ms   (target < {TARGET_STEP_MS} ms: "
+          f"{_verdict(f['step_overhead_ms'] < TARGET_STEP_MS)})")
+    print(f"    full step with litellm {f['step_total_ms']:.3f} ms   (litellm at work "
+          f"{f['litellm_in_step_ms']:.3f} ms: litellm.acompletion {f['litellm_call_ms']:.3f} ms, "
+          "then its deferred logging)")
+    print(f"(b) 64 episodes x 10 steps, 100 ms model: {f['steps_per_s']:.0f} steps/s of {IDEAL_STEPS_PER_S:.0f}")
+    print(f"    efficiency            {f['efficiency']:.3f}      (target >= {TARGET_EFFICIENCY}: "
+          f"{_verdict(f['efficiency'] >= TARGET_EFFICIENCY)}; runs {f['efficiency_runs']})")
+    print(f"    CPU per step          {f['cpu_ms_per_step']:.3f} ms   (the whole process, litellm's threads included)")
+    print(f"    plain asyncio         {f['asyncio_efficiency']:.3f}")
+    print(f"    without litellm       {f['efficiency_without_litellm']:.3f}      (diagnostic only: the script answers "
+          f"litellm.acompletion directly; CPU per step {f['cpu_ms_per_step_without_litellm']:.3f} ms)")
+    if f["inspect_efficiency"] is None:
+        print(f"(c) inspect-ai: {f.get('inspect_error', 'skipped')}")
+        return
+    print("(c) inspect-ai, same workloads, default logging:")
+    print(f"    step overhead         {f['inspect_step_overhead_ms']:.3f} ms   (ours / inspect "
+          f"{f['step_overhead_ratio']:.2f}; full step {f['inspect_step_total_ms']:.3f} ms, "
+          f"ours / inspect {f['step_total_ratio']:.2f})")
+    print(f"    efficiency            {f['inspect_efficiency']:.3f}      (ours / inspect "
+          f"{f['efficiency_ratio']:.2f}; runs {f['inspect_efficiency_runs']}; CPU per step "
+          f"{f['inspect_cpu_ms_per_step']:.3f} ms)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure and print the figures (one JSON object with --json)."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quick", action="store_true", help="fewer steps and one run of each workload")
+    parser.add_argument("--no-inspect", action="store_true", help="leave out the inspect-ai comparison")
+    parser.add_argument("--dir", help="where the run folders go (default: the system's temporary folder)")
+    args = parser.parse_args(argv)
+    figures = measure(args.quick, args.no_inspect, args.dir)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print_table(figures)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
