@@ -263,6 +263,9 @@ def test_actors_share_one_rate_limiter_and_one_budget(ray_address: str) -> None:
     with pytest.raises(BudgetExceeded):
         other.check()
     assert other.total.cost_usd == pytest.approx(0.02) and other.episode("e1").calls == 1
+    unbudgeted = SharedLedger(services, None)
+    unbudgeted.record(ModelReply("y", 1, 1, 0.0, cached=True, latency_s=0.0, request_hash="h", attempts=0), "e2")
+    assert other.episode("e2").calls == 0 and unbudgeted.episode("e2").cached_calls == 1  # batched, then sent
     ray.kill(services)
 
 

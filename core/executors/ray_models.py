@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from suite.models import (
 )
 
 SCRIPTED = "scripted"
+#: Replies a worker counts before sending them to the shared ledger, when there is no budget.
+LEDGER_BATCH = 64
 
 
 @ray.remote(num_cpus=0)
@@ -48,9 +51,10 @@ class ModelServices:
             return str(exc)
         return None
 
-    async def record(self, reply: ModelReply, episode: str | None) -> None:
-        """Count one reply for the run and its episode."""
-        self.ledger.record(reply, episode)
+    async def record(self, replies: list[tuple[ModelReply, str | None]]) -> None:
+        """Count replies for the run and their episodes."""
+        for reply, episode in replies:
+            self.ledger.record(reply, episode)
 
     async def totals(self, episode: str | None) -> Totals:
         """The run's totals, or one episode's."""
@@ -76,11 +80,17 @@ class SharedLimiter:
 
 
 class SharedLedger:
-    """The cost ledger of a worker's model client, backed by the run's `ModelServices` actor."""
+    """The cost ledger of a worker's model clients, backed by the run's `ModelServices` actor.
+
+    Under a budget every reply is counted there before the next call may start; without one, replies are sent
+    in batches (at least at the end of every episode: the worker calls `flush`), which keeps steps cheap.
+    """
 
     def __init__(self, services: Any, max_cost_usd: float | None) -> None:
         self.services = services
         self.max_cost_usd = max_cost_usd
+        self._pending: list[tuple[ModelReply, str | None]] = []
+        self._lock = threading.Lock()
 
     def check(self) -> None:
         """Raise BudgetExceeded when the run's shared budget is spent (no round trip without a budget)."""
@@ -91,18 +101,32 @@ class SharedLedger:
             raise BudgetExceeded(reason)
 
     def record(self, reply: ModelReply, episode: str | None = None) -> None:
-        """Count a reply in the shared ledger (waiting for it under a budget, so the next check sees it)."""
-        recorded = self.services.record.remote(reply, episode)
+        """Count a reply in the shared ledger: at once under a budget (the next check sees it), else batched."""
         if self.max_cost_usd is not None:
-            ray.get(recorded)
+            ray.get(self.services.record.remote([(reply, episode)]))
+            return
+        with self._lock:
+            self._pending.append((reply, episode))
+            full = len(self._pending) >= LEDGER_BATCH
+        if full:
+            self.flush()
+
+    def flush(self) -> None:
+        """Send the replies counted here that the shared ledger has not seen yet."""
+        with self._lock:
+            pending, self._pending = self._pending, []
+        if pending:
+            self.services.record.remote(pending)
 
     @property
     def total(self) -> Totals:
         """The run's totals over every worker."""
+        self.flush()
         return ray.get(self.services.totals.remote(None))
 
     def episode(self, key: str) -> Totals:
         """One episode's totals."""
+        self.flush()
         return ray.get(self.services.totals.remote(key))
 
 
@@ -144,10 +168,9 @@ def detach(model: Any) -> Any:
     return clone
 
 
-def attach(model: Any, services: Any, cfg: DictConfig) -> Any:
-    """Shipped model(s) bound to the run's shared limiter and ledger, and to this process's response cache."""
+def attach(model: Any, services: Any, cfg: DictConfig, ledger: SharedLedger) -> Any:
+    """Shipped model(s) bound to the run's shared limiter, to `ledger`, and to this process's response cache."""
     limiter = SharedLimiter(services, bool(cfg.model.get("rpm") or cfg.model.get("tpm")))
-    ledger = SharedLedger(services, cfg.run.get("max_cost"))
     caches: dict[Path, ResponseCache] = {}
 
     def bind(client: Any) -> Any:

@@ -16,7 +16,7 @@ import ray
 from omegaconf import DictConfig, OmegaConf
 from suite.agents import Agent, AgentContext
 from suite.errors import BudgetExceeded, SuiteError
-from suite.executors.ray_models import attach
+from suite.executors.ray_models import SharedLedger, attach
 from suite.loop import TraceSink, run_episode
 from suite.models import Script, register_script
 from suite.plugins import build_host
@@ -135,6 +135,7 @@ class EpisodeWorker:
 
     def __init__(self, payload: WorkerPayload) -> None:
         self.error: BaseException | None = None
+        self.ledger: SharedLedger | None = None
         self.calls = SimulatorCalls()
         self.loop = asyncio.new_event_loop()
         threading.Thread(target=self.loop.run_forever, name="suite-episodes", daemon=True).start()
@@ -143,7 +144,10 @@ class EpisodeWorker:
             self.host = build_host()
             for script in payload.scripts:  # the driver's version wins, as it would with the local executor
                 register_script(script.name, script.fn, latency_s=script.latency_s)
-            self.model = attach(payload.model, payload.services, self.cfg) if payload.services else payload.model
+            self.model = payload.model
+            if payload.services is not None:
+                self.ledger = SharedLedger(payload.services, self.cfg.run.get("max_cost"))
+                self.model = attach(payload.model, payload.services, self.cfg, self.ledger)
         except Exception as exc:  # noqa: BLE001 - reported by ready(), as the driver would have raised it
             self.error = portable(exc)
 
@@ -169,6 +173,8 @@ class EpisodeWorker:
                 except queue.Empty:
                     break
             done = batch[-1] is None
+            if done and self.ledger is not None:
+                self.ledger.flush()  # the episode's replies are in the shared ledger before its end is
             yield [e for e in batch if e is not None]
             if done:
                 return
