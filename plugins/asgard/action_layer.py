@@ -86,6 +86,13 @@ class ActionLayer:
             self._reach_cache = (world.version, ids)
         return self._reach_cache[1]
 
+    def _sees(self, ids: list[str]) -> dict[str, bool]:
+        """Whether each of these objects is in view and within reach from the current pose."""
+        world, ctl = self.world, self.ctl
+        seen = visible_objects(world, ctl.width, ctl.height, ctl.fov, ctl.visibility_distance, only=set(ids))
+        return {i: seen[i] and (i == world.held or horizontal_distance(world, i) <= ctl.interaction_distance)
+                for i in ids}
+
     def reachable_instances(self, object_type: str) -> list[Obj]:
         """The instances of a type that are in view and within reach, most preferred first."""
         reach = self.in_reach()
@@ -414,8 +421,12 @@ class ActionLayer:
 
     # -- low level -------------------------------------------------------------------------------------------
     def _low(self, thor_action: str, obj: Obj) -> Outcome:
-        event = self.ctl.step(action=thor_action, objectId=obj.id, renderImage=False)
-        if event.metadata["lastActionSuccess"]:
+        """One AI2-THOR step on an object the layer has already checked is in view and in reach (hence
+        `forceAction`); it succeeded when it changed the world (a refused step changes nothing), so the event's
+        metadata (visibility of every object) is only built for a failure."""
+        version = self.world.version
+        event = self.ctl.step(action=thor_action, objectId=obj.id, forceAction=True, renderImage=False)
+        if self.world.version != version:
             return OK
         return _fail(INCOMPATIBILITY, _types_only(event.metadata["errorMessage"], self.world))
 
@@ -440,10 +451,10 @@ class ActionLayer:
                 pitch = math.degrees(math.atan2(eye - cy, math.hypot(cx - x, cz - z)))
                 pose = Agent(x, z, yaw, round(max(-30.0, min(60.0, pitch)), 1), standing)
                 world.set_agent(pose)
-                reach = self.in_reach()
-                if object_id not in reach:
+                seen = self._sees([object_id, *contents])
+                if not seen[object_id]:
                     continue
-                if all(c in reach for c in contents):
+                if all(seen[c] for c in contents):
                     return True
                 fallback = fallback or pose
         if need_contents:
@@ -459,7 +470,7 @@ class ActionLayer:
         scored = []
         for x, z in self._cells:
             d = math.hypot(max(x0 - x, 0, x - x1), max(z0 - z, 0, z - z1))
-            if 0.2 <= d <= FIND_RADIUS:
+            if d <= FIND_RADIUS:
                 scored.append((round(abs(d - 0.6), 3), x, z))
         scored.sort()
         return [(x, z) for _, x, z in scored[:FIND_CANDIDATES]]
