@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,10 @@ COUNTER = ["run", "--plugins", "template", "--model", "scripted/ray-counter", "-
 
 
 @pytest.fixture(scope="session")
-def ray_address() -> Any:
-    """One local Ray for the whole test session: 2 CPUs and one (logical) GPU."""
-    ray.init(num_cpus=2, num_gpus=1, include_dashboard=False, logging_level=logging.WARNING)
+def ray_address() -> Iterator[str]:
+    """One local Ray for the whole test session: 2 CPUs and one (logical) GPU; actors' logs stay in Ray's files
+    (forwarded, they would print into whichever later test is capturing output)."""
+    ray.init(num_cpus=2, num_gpus=1, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
     yield ray.get_runtime_context().gcs_address
     ray.shutdown()
 
