@@ -13,24 +13,45 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from suite_asgard.vocabulary import ACTIONS, SERVING, SLICE_TARGETS
 from suite_asgard.world_rules import HOLDING, INCOMPATIBILITY, VISIBILITY
 from suite_household.catalog import TYPES, can_hold
-from suite_household.controller import Controller
-from suite_household.placement import find_spot
-from suite_household.visibility import horizontal_distance, visible_objects
-from suite_household.world import CROUCHING_CAMERA_Y, STANDING_CAMERA_Y, Agent, Obj, World
+from suite_household.visibility import horizontal_distance
+from suite_household.world import Obj, World
 
 #: Surfaces an item must rest on to be sliced (an Egg must be in a Pan).
 SLICE_SURFACES = frozenset({"CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Plate", "Pan"})
 #: Dish-like types that never block the Faucet.
 SINK_SAFE = frozenset({"Bowl", "Cup", "Mug", "Plate", "Pot", "Pan", "Kettle"})
 SPRAYABLE = frozenset({"Mirror"})
-FIND_RADIUS = 1.25
-#: Receptacles no wider than this (metres) are looked at so that their contents are in view too.
-SMALL_RECEPTACLE = 0.7
-FIND_CANDIDATES = 48
+
+
+class Simulator(Protocol):
+    """What the layer needs from a simulator backend (household_sim.HouseholdSim, thor_sim.ThorSim)."""
+
+    @property
+    def world(self) -> World:
+        """The current state as a household World (read from AI2-THOR's metadata on the real simulator)."""
+
+    def in_reach(self) -> frozenset[str]:
+        """Ids of the objects in view and within reach."""
+
+    def step(self, action: str, object_id: str) -> str | None:
+        """One AI2-THOR action on an object; the error message, or None on success."""
+
+    def set_state(self, object_id: str, **changes: Any) -> None:
+        """Change an object's state (DRINK)."""
+
+    def fits(self, rec: Obj, item: Obj) -> bool:
+        """Whether the receptacle accepts the item and has room for it."""
+
+    def go_to(self, object_id: str, need_contents: bool = False) -> bool:
+        """Stand where the object is in view and in reach; False when no such spot exists."""
+
+    def show_put_item(self, rec: Obj, item_id: str) -> None:
+        """Make sure an item just put into a receptacle is in view."""
 
 
 @dataclass(frozen=True)
@@ -51,24 +72,23 @@ def _fail(category: str, message: str) -> Outcome:
 
 @dataclass
 class ActionLayer:
-    """Runs high-level actions on a household controller and keeps the layer's own state."""
+    """Runs high-level actions on a simulator backend and keeps the layer's own state."""
 
-    ctl: Controller
+    sim: Simulator
     facing: str | None = None
     sprayed: set[str] = field(default_factory=set)
     drank: list[str] = field(default_factory=list)
-    _reach_cache: tuple[int, frozenset[str]] | None = None
-    _cells: list[tuple[float, float]] | None = None
 
     # -- queries ---------------------------------------------------------------------------------------------
     @property
     def world(self) -> World:
-        """The live world."""
-        return self.ctl.world
+        """The simulator's current state."""
+        return self.sim.world
 
     def held(self) -> Obj | None:
         """The held object, if any."""
-        return self.world.objects[self.world.held] if self.world.held else None
+        world = self.world
+        return world.objects[world.held] if world.held else None
 
     def instances(self, object_type: str) -> list[Obj]:
         """Every object of a type, in a stable order."""
@@ -76,22 +96,11 @@ class ActionLayer:
 
     def in_reach(self) -> frozenset[str]:
         """Ids of the objects in view and within interaction distance (the held object counts)."""
-        world = self.world
-        if self._reach_cache is None or self._reach_cache[0] != world.version:
-            seen = visible_objects(world, self.ctl.width, self.ctl.height, self.ctl.fov, self.ctl.visibility_distance)
-            limit = self.ctl.interaction_distance
-            ids = frozenset(oid for oid, ok in seen.items()
-                            if ok and (world.objects[oid].picked_up or oid == world.held
-                                       or horizontal_distance(world, oid) <= limit))
-            self._reach_cache = (world.version, ids)
-        return self._reach_cache[1]
+        return self.sim.in_reach()
 
-    def _sees(self, ids: list[str]) -> dict[str, bool]:
-        """Whether each of these objects is in view and within reach from the current pose."""
-        world, ctl = self.world, self.ctl
-        seen = visible_objects(world, ctl.width, ctl.height, ctl.fov, ctl.visibility_distance, only=set(ids))
-        return {i: seen[i] and (i == world.held or horizontal_distance(world, i) <= ctl.interaction_distance)
-                for i in ids}
+    def go_to(self, object_id: str, need_contents: bool = False) -> bool:
+        """Stand where the object is in view and in reach (see the backend's go_to)."""
+        return self.sim.go_to(object_id, need_contents)
 
     def reachable_instances(self, object_type: str) -> list[Obj]:
         """The instances of a type that are in view and within reach, most preferred first."""
@@ -164,7 +173,7 @@ class ActionLayer:
 
     def fits(self, rec: Obj, item: Obj) -> bool:
         """Whether the item is accepted by and has room in or on the receptacle."""
-        return can_hold(rec.type, item.type) and find_spot(self.world, rec, item.size, ignore=item.id) is not None
+        return can_hold(rec.type, item.type) and self.sim.fits(rec, item)
 
     def _pickup(self, otype: str) -> Outcome:
         held = self.held()
@@ -205,31 +214,9 @@ class ActionLayer:
         return self._put_elsewhere(held, first)
 
     def _keep_in_view(self, rec: Obj, item_id: str) -> None:
-        """After a PUT the agent faces the receptacle and sees what it put: in a small receptacle it steps to
-        a spot that sees the item; on a large one the item goes to a free spot in view (as AI2-THOR places
-        objects at a point of the receptacle the agent sees)."""
+        """After a PUT the agent faces the receptacle and sees what it put."""
         self.facing = rec.id
-        if item_id in self.in_reach():
-            return
-        if max(rec.size[0], rec.size[2]) <= SMALL_RECEPTACLE:
-            self.go_to(rec.id)
-            return
-        world = self.world
-        item = world.objects[item_id]
-        a = world.agent
-        x0, _, z0, x1, _, z1 = rec.box
-        points = [(x0 + (x1 - x0) * (i + 0.5) / 6, z0 + (z1 - z0) * (j + 0.5) / 6) for i in range(6) for j in range(6)]
-        points.sort(key=lambda p: (round((p[0] - a.x) ** 2 + (p[1] - a.z) ** 2, 4), p))
-        tried = set()
-        for point in points:
-            spot = find_spot(world, rec, item.size, ignore=item_id, prefer=point)
-            if spot is None or spot in tried:
-                continue
-            tried.add(spot)
-            x, y, z = world.objects[item_id].center
-            world.translate(item_id, spot[0] - x, spot[1] - y, spot[2] - z)
-            if item_id in self.in_reach():
-                return
+        self.sim.show_put_item(rec, item_id)
 
     def basin(self, obj: Obj) -> Obj:
         """A Sink's basin (what PUT Sink fills); any other object itself."""
@@ -405,7 +392,7 @@ class ActionLayer:
         if held.fill is None:
             return _fail(INCOMPATIBILITY, f"The {otype} is empty; there is nothing to drink.")
         self.drank.append(held.fill)
-        self.world.set(held.id, fill=None, is_dirty=True)
+        self.sim.set_state(held.id, fill=None, is_dirty=True)
         return OK
 
     def _empty(self, otype: str) -> Outcome:
@@ -421,59 +408,8 @@ class ActionLayer:
 
     # -- low level -------------------------------------------------------------------------------------------
     def _low(self, thor_action: str, obj: Obj) -> Outcome:
-        """One AI2-THOR step on an object the layer has already checked is in view and in reach (hence
-        `forceAction`); it succeeded when it changed the world (a refused step changes nothing), so the event's
-        metadata (visibility of every object) is only built for a failure."""
-        version = self.world.version
-        event = self.ctl.step(action=thor_action, objectId=obj.id, forceAction=True, renderImage=False)
-        if self.world.version != version:
-            return OK
-        return _fail(INCOMPATIBILITY, _types_only(event.metadata["errorMessage"], self.world))
-
-    def go_to(self, object_id: str, need_contents: bool = False) -> bool:
-        """Teleport to a reachable spot from which the object is in view and within reach.
-
-        For a small receptacle (a toaster, a pan, a plate...) a spot that also sees everything in it is
-        preferred, so what was put in stays in view; with `need_contents` no other spot will do.
-        """
-        world = self.world
-        obj = world.objects[object_id]
-        start = world.agent
-        cx, cy, cz = obj.center
-        stances = (True, False) if cy > 0.55 else (False, True)
-        small = max(obj.size[0], obj.size[2]) <= SMALL_RECEPTACLE
-        contents = [c for c in world.children(object_id) if not world.enclosed(c)] if small else []
-        fallback = None
-        for x, z in self._candidate_cells(obj):
-            yaw = round(math.degrees(math.atan2(cx - x, cz - z)) % 360, 1)
-            for standing in stances:
-                eye = STANDING_CAMERA_Y if standing else CROUCHING_CAMERA_Y
-                pitch = math.degrees(math.atan2(eye - cy, math.hypot(cx - x, cz - z)))
-                pose = Agent(x, z, yaw, round(max(-30.0, min(60.0, pitch)), 1), standing)
-                world.set_agent(pose)
-                seen = self._sees([object_id, *contents])
-                if not seen[object_id]:
-                    continue
-                if all(seen[c] for c in contents):
-                    return True
-                fallback = fallback or pose
-        if need_contents:
-            fallback = None
-        world.set_agent(fallback or start)
-        return fallback is not None
-
-    def _candidate_cells(self, obj: Obj) -> list[tuple[float, float]]:
-        if self._cells is None:
-            a = self.world.agent
-            self._cells = [tuple(c) for c in self.ctl.nav.reachable((a.x, a.z), self.ctl.grid_size)]
-        x0, _, z0, x1, _, z1 = obj.box
-        scored = []
-        for x, z in self._cells:
-            d = math.hypot(max(x0 - x, 0, x - x1), max(z0 - z, 0, z - z1))
-            if d <= FIND_RADIUS:
-                scored.append((round(abs(d - 0.6), 3), x, z))
-        scored.sort()
-        return [(x, z) for _, x, z in scored[:FIND_CANDIDATES]]
+        error = self.sim.step(thor_action, obj.id)
+        return OK if error is None else _fail(INCOMPATIBILITY, _types_only(error, self.world))
 
 
 def _types_only(message: str, world: World) -> str:

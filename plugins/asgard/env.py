@@ -12,18 +12,30 @@ from suite_asgard.action_layer import ActionLayer
 from suite_asgard.commands import Command
 from suite_asgard.conditions import Condition
 from suite_asgard.goals import ActionFlags, evaluate, goal_labels, unmet
+from suite_asgard.household_sim import HouseholdSim
 from suite_asgard.plans import Plan
 from suite_asgard.scene_setup import build_scene
 from suite_asgard.termination import Termination
 from suite_asgard.world_rules import INVALID_ACTION, INVALID_OBJECT, UNDOABLE, UNPARSABLE, VALID, asgard_rules
 from suite_household.controller import Controller
 from suite_household.overlay import draw_hand
+from suite_household.world import World
 
 _INVALID_MESSAGES = {
     INVALID_ACTION: "{action} is not one of the available actions.",
     INVALID_OBJECT: "{obj} is not one of the available objects.",
     UNPARSABLE: "The reply had no line of the form 'Action: ACTION OBJECT'.",
 }
+
+
+def household_env(task: Task, config: Any) -> AsgardEnv:
+    """An episode on the embedded household simulator: the plan's scene (see scene_setup), the configured camera."""
+    size = int(config.get("image_size") or 1024)
+    view = (float(config.get("field_of_view") or 90), float(config.get("visibility_distance") or 1.5))
+    scene = build_scene(task.data["plan"], list(task.data["inventory"]), view)
+    ctl = Controller(scene, width=size, height=size, fieldOfView=view[0], visibilityDistance=view[1],
+                     rules=asgard_rules(), renderImage=False)
+    return AsgardEnv(task, HouseholdSim(ctl))
 
 
 @dataclass(frozen=True)
@@ -40,17 +52,13 @@ class TurnRecord:
 class AsgardEnv:
     """The episode's world, action layer, goals and termination; renders what the model sees."""
 
-    def __init__(self, task: Task, config: Any) -> None:
+    def __init__(self, task: Task, sim: Any) -> None:
         self.task = task
         self.plan: Plan = task.data["plan"]
         self.condition = Condition(**task.data["condition"])
-        size = int(config.get("image_size") or 1024)
-        view = (float(config.get("field_of_view") or 90), float(config.get("visibility_distance") or 1.5))
-        scene = build_scene(self.plan, list(task.data["inventory"]), view)
-        self.ctl = Controller(scene, width=size, height=size, fieldOfView=view[0], visibilityDistance=view[1],
-                              rules=asgard_rules(), renderImage=False)
+        self.sim = sim
         self.render_images = not self.condition.text_only
-        self.layer = ActionLayer(self.ctl)
+        self.layer = ActionLayer(sim)
         self.labels = goal_labels(self.plan.goals)
         self.ever_met: set[int] = set()
         self.status: list[bool] = []
@@ -87,8 +95,8 @@ class AsgardEnv:
         return StepResult(self._observation(before), feedback=feedback, done=end is not None, info=info)
 
     def close(self) -> None:
-        """Release the controller."""
-        self.ctl.stop()
+        """Release the simulator."""
+        self.sim.close()
 
     # -- helpers ---------------------------------------------------------------------------------------------
     def skip_images(self) -> None:
@@ -96,9 +104,14 @@ class AsgardEnv:
         self.render_images = False
         self._current = None
 
+    @property
+    def world(self) -> World:
+        """The simulator's current state."""
+        return self.sim.world
+
     def flags(self) -> ActionFlags:
         """Which action goals' actions were done."""
-        world = self.ctl.world
+        world = self.world
         mirrors = {o.id for o in world.objects.values() if o.type == "Mirror"}
         return ActionFlags(drank_coffee="coffee" in self.layer.drank, sprayed_mirror=bool(mirrors & self.layer.sprayed))
 
@@ -107,7 +120,7 @@ class AsgardEnv:
         return unmet(self.labels, self.status)
 
     def _goals(self) -> list[bool]:
-        return evaluate(self.ctl.world, self.plan.goals, self.flags())
+        return evaluate(self.world, self.plan.goals, self.flags())
 
     def _run(self, command: Command) -> TurnRecord:
         if command.kind != VALID:
@@ -120,8 +133,8 @@ class AsgardEnv:
     def _frame(self) -> Image | None:
         if not self.render_images:
             return None
-        rgb = self.ctl.renderer.render(self.ctl.world).rgb
-        if self.ctl.world.held and self.condition.hand_opacity > 0:
+        rgb = self.sim.frame()
+        if self.world.held and self.condition.hand_opacity > 0:
             rgb = draw_hand(rgb, float(self.condition.hand_opacity))
         buf = io.BytesIO()
         PILImage.fromarray(rgb).save(buf, format="PNG")

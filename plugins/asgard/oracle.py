@@ -56,7 +56,7 @@ class Oracle:
     @property
     def world(self) -> Any:
         """The live world."""
-        return self.env.ctl.world
+        return self.env.world
 
     def one(self, otype: str) -> Obj | None:
         """The first object of a type (task objects are unique per type)."""

@@ -11,7 +11,7 @@ from suite.records import Action, Observation, Settlement, StepRecord, Task, Tra
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
 from suite_asgard import prompting, scoring
 from suite_asgard.conditions import resolve_condition
-from suite_asgard.env import AsgardEnv
+from suite_asgard.env import AsgardEnv, household_env
 from suite_asgard.inventory import find_inventory_file, load_inventories, scene_inventory
 from suite_asgard.parsing import parse_reply
 from suite_asgard.plans import PACK_MANIFEST, Plan, is_data_dir, load_plans
@@ -111,7 +111,7 @@ def make_env(benchmark: str, task: Task, config: Any) -> AsgardEnv:
     backend = str((config.get("env") or {}).get("backend") or "household")
     if backend != "household":
         raise ConfigError(f"asgard.env.backend: {backend!r} is not available yet; use household")
-    return AsgardEnv(task, config)
+    return household_env(task, config)
 
 
 @hookimpl

@@ -14,6 +14,7 @@ import random
 from collections.abc import Iterable
 
 from suite_asgard.action_layer import ActionLayer
+from suite_asgard.household_sim import HouseholdSim
 from suite_asgard.plans import Plan, SetupAction
 from suite_asgard.vocabulary import SILVERWARE, STORAGE
 from suite_household.catalog import TYPES, can_hold, spec
@@ -95,7 +96,8 @@ def _with_objects(scene: Scene, world: World) -> Scene:
 def _make_findable(scene: Scene, plan: Plan, targets: list[Obj], surfaces: Iterable[str], rng: random.Random,
                    view: tuple[float, float]) -> World:
     """Move any task object (or needed appliance) that no reachable pose sees to a spot that one does."""
-    layer = ActionLayer(Controller(scene, fieldOfView=view[0], visibilityDistance=view[1], renderImage=False))
+    layer = ActionLayer(HouseholdSim(Controller(scene, fieldOfView=view[0], visibilityDistance=view[1],
+                                                renderImage=False)))
     world = layer.world
     start = world.agent
     needed = [(o.id, plan.target_containers or tuple(surfaces)) for o in targets]

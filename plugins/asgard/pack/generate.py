@@ -221,14 +221,14 @@ def oracle_steps(data: dict[str, Any], names: list[str]) -> int | None:
     task = Task("asgard", plan.id, {"plan": plan, "inventory": inventory, "objects": [], "condition": condition,
                                     "prompt": {}, "generated": True, "repeat": 1},
                 category=plan.task_type, max_steps=step_limits(UNLIMITED)[1])
-    from suite_asgard.env import AsgardEnv
+    from suite_asgard.env import household_env
 
     class Host:
         """Just enough of a plugin host for one oracle episode."""
 
         def call(self, hook: str, benchmark: str, **kwargs: Any) -> Any:
             if hook == "make_env":
-                return AsgardEnv(kwargs["task"], {"image_size": 64})
+                return household_env(kwargs["task"], {"image_size": 64})
             from suite_asgard import scoring
 
             return scoring.settle(kwargs["task"], kwargs["trajectory"], kwargs["env"])

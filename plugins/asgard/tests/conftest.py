@@ -10,7 +10,7 @@ from omegaconf import OmegaConf
 from suite import config as configmod
 from suite.records import Task
 from suite_asgard.commands import Command
-from suite_asgard.env import AsgardEnv
+from suite_asgard.env import AsgardEnv, household_env
 from suite_asgard.plugin import PACK_DIR, load_tasks
 
 REAL_PLANS = (Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "asgardbench" / "Generated"
@@ -38,7 +38,7 @@ def env_for(prefix: str, condition: str = "text_only", **overrides: Any) -> Asga
     """A reset env of the first pack task whose id starts with `prefix`."""
     cfg = config(condition=condition, **overrides)
     task = next(t for t in load_tasks("asgard", cfg) if t.id.startswith(prefix))
-    env = AsgardEnv(task, cfg)
+    env = household_env(task, cfg)
     env.reset()
     return env
 
@@ -60,7 +60,7 @@ def ok(env: AsgardEnv, *texts: str) -> None:
 def grab(env: AsgardEnv, otype: str) -> None:
     """Hold an object of the type: FIND it (opening the closed container it is in) and PICKUP."""
     ok(env, f"FIND {otype}")
-    obj = env.ctl.world.objects[env.layer.facing]
+    obj = env.world.objects[env.layer.facing]
     closed = env.layer.closed_container(obj)
     if closed is not None:
         ok(env, f"OPEN {closed.type}", f"PICKUP {otype}", f"CLOSE {closed.type}")

@@ -19,7 +19,7 @@ from .conftest import env_for, grab, ok, one
 
 def test_false_goals_need_every_instance_true_goals_one() -> None:
     env = env_for("settable__has_coffee")
-    world = env.ctl.world
+    world = env.world
     knobs = env.layer.instances("StoveKnob")
     goal = StateGoal("StoveKnob", "isToggled", False)
     assert len(knobs) > 1 and state_holds(world, goal)
@@ -33,7 +33,7 @@ def test_false_goals_need_every_instance_true_goals_one() -> None:
 
 def test_a_cooked_goal_on_a_sliceable_type_looks_at_its_pieces() -> None:
     env = env_for("cook__Egg_FloorPlan14")
-    world = env.ctl.world
+    world = env.world
     goal = StateGoal("Egg", "isCooked", True)
     assert not state_holds(world, goal)
     grab(env, "Egg")
@@ -45,7 +45,7 @@ def test_a_cooked_goal_on_a_sliceable_type_looks_at_its_pieces() -> None:
 
 def test_location_goals_look_through_nesting_but_not_into_the_hand() -> None:
     env = env_for("settable__has_coffee")
-    world = env.ctl.world
+    world = env.world
     plate, table = one(env, "Plate"), one(env, "DiningTable")
     assert move_into(world, plate.id, table.id)
     assert move_into(world, one(env, "Apple").id, plate.id)
@@ -58,7 +58,7 @@ def test_location_goals_look_through_nesting_but_not_into_the_hand() -> None:
 
 def test_put_away_homes() -> None:
     env = env_for("putaway__Dishes")
-    world = env.ctl.world
+    world = env.world
     pot, fork = one(env, "Pot"), one(env, "Fork")
     burner, counter = one(env, "StoveBurner"), one(env, "CounterTop")
     cabinet, drawer, fridge = one(env, "Cabinet"), one(env, "Drawer"), one(env, "Fridge")
@@ -73,7 +73,7 @@ def test_put_away_homes() -> None:
 
 def test_contents_goal_wants_exactly_the_listed_types() -> None:
     env = env_for("settable__has_coffee")
-    world = env.ctl.world
+    world = env.world
     table = one(env, "DiningTable")
     counters = env.layer.instances("CounterTop")
     goal = ContentsGoal("DiningTable", ("Mug", "Plate", "BreadSliced"))
@@ -99,7 +99,7 @@ def test_action_goals_and_the_evaluation_order() -> None:
     assert labels[:6] == ["CoffeeMachine.isToggled=False", "Toaster.isToggled=False", "StoveKnob.isToggled=False",
                           "Microwave.isOpen=False", "Fridge.isOpen=False", "Faucet.isToggled=False"]
     assert labels[-2:] == ["Mug put away", "action Drink Coffee"]
-    status = evaluate(env.ctl.world, plan.goals, ActionFlags())
+    status = evaluate(env.world, plan.goals, ActionFlags())
     assert status[:6] == [True] * 6 and status[-1] is False
-    assert evaluate(env.ctl.world, plan.goals, ActionFlags(drank_coffee=True))[-1] is True
+    assert evaluate(env.world, plan.goals, ActionFlags(drank_coffee=True))[-1] is True
     assert ActionFlags(sprayed_mirror=True).done("Spray Mirror") and not ActionFlags().done("Spray Mirror")

@@ -68,9 +68,9 @@ def test_put_needs_a_held_object_a_fitting_open_clean_container() -> None:
     ok(env, "FIND Fridge")
     refused(env, "PUT Fridge", INCOMPATIBILITY, "The Fridge is closed; OPEN it before you PUT something in it.")
     ok(env, "FIND Plate")
-    env.ctl.world.set(one(env, "Plate").id, is_dirty=True)
+    env.world.set(one(env, "Plate").id, is_dirty=True)
     refused(env, "PUT Plate", INCOMPATIBILITY, "The Plate is dirty; it must be clean before you PUT anything in it.")
-    env.ctl.world.set(one(env, "Plate").id, is_dirty=False)
+    env.world.set(one(env, "Plate").id, is_dirty=False)
     ok(env, "PUT Plate")
     assert one(env, "Tomato").parent == one(env, "Plate").id
 
@@ -79,7 +79,7 @@ def test_put_cabinet_walks_to_another_cabinet_when_the_open_one_is_full() -> Non
     env = env_for(KITCHEN)
     grab(env, "Pot")
     ok(env, "FIND Cabinet", "OPEN Cabinet")
-    world, first, pot = env.ctl.world, env.layer.facing, one(env, "Pot")
+    world, first, pot = env.world, env.layer.facing, one(env, "Pot")
     fillers = sorted(o.id for o in world.objects.values() if o.type in ("Bowl", "Plate", "Cup", "Mug", "Kettle",
                                                                        "Pan", "Bread", "Lettuce", "SoapBottle"))
     for filler in fillers:
@@ -119,7 +119,7 @@ def test_an_egg_is_cracked_without_a_knife_but_only_in_a_pan() -> None:
     refused(env, "SLICE Egg", INCOMPATIBILITY, "The Egg must be in a Pan before you SLICE it.")
     ok(env, "PICKUP Egg", "FIND Pan", "PUT Pan", "SLICE Egg")
     cracked = one(env, "EggCracked")
-    assert env.ctl.world.objects[cracked.parent].type == "Pan"
+    assert env.world.objects[cracked.parent].type == "Pan"
 
 
 def test_the_stove_cooks_only_a_pan_on_a_burner() -> None:
@@ -163,7 +163,7 @@ def test_toaster_toasts_and_coffee_machine_fills() -> None:
 def test_the_faucet_runs_only_over_dishes_and_cleaning_needs_sponge_water_and_sink() -> None:
     env = env_for(KITCHEN)
     mug = one(env, "Mug")
-    env.ctl.world.set(mug.id, is_dirty=True)
+    env.world.set(mug.id, is_dirty=True)
     ok(env, "FIND Mug")
     refused(env, "CLEAN Mug", HOLDING, "You must be holding the DishSponge to CLEAN the Mug.")
     grab(env, "DishSponge")
@@ -192,7 +192,7 @@ def test_drink_needs_a_held_filled_container_and_leaves_it_dirty() -> None:
     refused(env, "DRINK Mug", HOLDING, "You must be holding the Mug to DRINK from it.")
     ok(env, "PICKUP Mug")
     refused(env, "DRINK Mug", INCOMPATIBILITY, "The Mug is empty; there is nothing to drink.")
-    env.ctl.world.set(mug.id, fill="coffee")
+    env.world.set(mug.id, fill="coffee")
     ok(env, "DRINK Mug")
     assert one(env, "Mug").fill is None and one(env, "Mug").is_dirty and env.flags().drank_coffee
 
@@ -202,7 +202,7 @@ def test_empty_pours_out_liquid_only() -> None:
     ok(env, "FIND Mug")
     refused(env, "EMPTY Mug", INCOMPATIBILITY, "The Mug holds no liquid to pour out.")
     refused(env, "EMPTY Knife", INCOMPATIBILITY, "The Knife cannot hold liquid.")
-    env.ctl.world.set(one(env, "Mug").id, fill="coffee")
+    env.world.set(one(env, "Mug").id, fill="coffee")
     ok(env, "EMPTY Mug")
     assert one(env, "Mug").fill is None
 
@@ -238,7 +238,7 @@ def test_the_television_is_switched_with_the_remote() -> None:
 
 def test_turns_that_are_not_valid_actions_are_classified_and_change_nothing() -> None:
     env = env_for(KITCHEN)
-    version = env.ctl.world.version
+    version = env.world.version
     cases = [(Command(INVALID_ACTION, "FLY", "Mug"), "FLY is not one of the available actions."),
              (Command(INVALID_OBJECT, "PICKUP", "Spaceship"), "Spaceship is not one of the available objects."),
              (Command.unparsable(), "The reply had no line of the form 'Action: ACTION OBJECT'.")]
@@ -246,5 +246,5 @@ def test_turns_that_are_not_valid_actions_are_classified_and_change_nothing() ->
         result = env.step(command)
         assert result.info["kind"] == command.kind and not result.info["success"]
         assert result.info["category"] is None and result.info["message"] == message
-    assert env.ctl.world.version == version
+    assert env.world.version == version
     assert [t.kind for t in env.turns] == [INVALID_ACTION, INVALID_OBJECT, UNPARSABLE]

@@ -1,0 +1,147 @@
+"""What the action layer asks of a simulator, on the embedded household world (`env.backend=household`)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from suite_household.catalog import can_hold
+from suite_household.controller import Controller
+from suite_household.placement import find_spot
+from suite_household.visibility import horizontal_distance, visible_objects
+from suite_household.world import CROUCHING_CAMERA_Y, STANDING_CAMERA_Y, Agent, Obj, World
+
+#: Receptacles no wider than this (metres) are looked at so that their contents are in view too.
+SMALL_RECEPTACLE = 0.7
+FIND_RADIUS = 1.25
+FIND_CANDIDATES = 48
+
+
+class HouseholdSim:
+    """Visibility, teleporting, low-level steps and frames on a household `Controller`."""
+
+    def __init__(self, ctl: Controller) -> None:
+        self.ctl = ctl
+        self._reach: tuple[int, frozenset[str]] | None = None
+        self._cells: list[tuple[float, float]] | None = None
+
+    @property
+    def world(self) -> World:
+        """The live world."""
+        return self.ctl.world
+
+    def in_reach(self) -> frozenset[str]:
+        """Ids of the objects in view and within interaction distance (the held object counts)."""
+        world = self.world
+        if self._reach is None or self._reach[0] != world.version:
+            ctl = self.ctl
+            seen = visible_objects(world, ctl.width, ctl.height, ctl.fov, ctl.visibility_distance)
+            ids = frozenset(oid for oid, ok in seen.items() if ok and self._near(oid))
+            self._reach = (world.version, ids)
+        return self._reach[1]
+
+    def _near(self, object_id: str) -> bool:
+        world = self.world
+        return object_id == world.held or world.objects[object_id].picked_up or (
+            horizontal_distance(world, object_id) <= self.ctl.interaction_distance)
+
+    def sees(self, ids: list[str]) -> dict[str, bool]:
+        """Whether each of these objects is in view and within reach now (cheaper than `in_reach`)."""
+        ctl = self.ctl
+        seen = visible_objects(self.world, ctl.width, ctl.height, ctl.fov, ctl.visibility_distance, only=set(ids))
+        return {i: seen[i] and self._near(i) for i in ids}
+
+    def step(self, action: str, object_id: str) -> str | None:
+        """One AI2-THOR action on an object the layer has checked is in reach (hence `forceAction`); the error
+        message, or None. A refused step changes nothing, so the event's metadata (visibility of every
+        object) is only built on failure."""
+        version = self.world.version
+        event = self.ctl.step(action=action, objectId=object_id, forceAction=True, renderImage=False)
+        return None if self.world.version != version else str(event.metadata["errorMessage"])
+
+    def set_state(self, object_id: str, **changes: Any) -> None:
+        """Change an object's state directly (what DRINK does: no AI2-THOR action does it)."""
+        self.world.set(object_id, **changes)
+
+    def fits(self, rec: Obj, item: Obj) -> bool:
+        """Whether the receptacle accepts the item and has room for it."""
+        return can_hold(rec.type, item.type) and find_spot(self.world, rec, item.size, ignore=item.id) is not None
+
+    def go_to(self, object_id: str, need_contents: bool = False) -> bool:
+        """Teleport to a reachable spot from which the object is in view and within reach.
+
+        For a small receptacle (a toaster, a pan, a plate...) a spot that also sees everything in it is
+        preferred, so what was put in stays in view; with `need_contents` no other spot will do.
+        """
+        world = self.world
+        obj = world.objects[object_id]
+        start = world.agent
+        cx, cy, cz = obj.center
+        stances = (True, False) if cy > 0.55 else (False, True)
+        small = max(obj.size[0], obj.size[2]) <= SMALL_RECEPTACLE
+        contents = [c for c in world.children(object_id) if not world.enclosed(c)] if small else []
+        fallback = None
+        for x, z in self._candidate_cells(obj):
+            yaw = round(math.degrees(math.atan2(cx - x, cz - z)) % 360, 1)
+            for standing in stances:
+                eye = STANDING_CAMERA_Y if standing else CROUCHING_CAMERA_Y
+                pitch = math.degrees(math.atan2(eye - cy, math.hypot(cx - x, cz - z)))
+                pose = Agent(x, z, yaw, round(max(-30.0, min(60.0, pitch)), 1), standing)
+                world.set_agent(pose)
+                seen = self.sees([object_id, *contents])
+                if not seen[object_id]:
+                    continue
+                if all(seen[c] for c in contents):
+                    return True
+                fallback = fallback or pose
+        if need_contents:
+            fallback = None
+        world.set_agent(fallback or start)
+        return fallback is not None
+
+    def _candidate_cells(self, obj: Obj) -> list[tuple[float, float]]:
+        if self._cells is None:
+            a = self.world.agent
+            self._cells = [tuple(c) for c in self.ctl.nav.reachable((a.x, a.z), self.ctl.grid_size)]
+        x0, _, z0, x1, _, z1 = obj.box
+        scored = []
+        for x, z in self._cells:
+            d = math.hypot(max(x0 - x, 0, x - x1), max(z0 - z, 0, z - z1))
+            if d <= FIND_RADIUS:
+                scored.append((round(abs(d - 0.6), 3), x, z))
+        scored.sort()
+        return [(x, z) for _, x, z in scored[:FIND_CANDIDATES]]
+
+    def show_put_item(self, rec: Obj, item_id: str) -> None:
+        """After a PUT the item should be in view: in a small receptacle the agent steps to see it; on a
+        large one the item moves to a free spot in view (AI2-THOR places objects where the agent looks)."""
+        if item_id in self.in_reach():
+            return
+        if max(rec.size[0], rec.size[2]) <= SMALL_RECEPTACLE:
+            self.go_to(rec.id)
+            return
+        world = self.world
+        item = world.objects[item_id]
+        a = world.agent
+        x0, _, z0, x1, _, z1 = rec.box
+        points = [(x0 + (x1 - x0) * (i + 0.5) / 6, z0 + (z1 - z0) * (j + 0.5) / 6) for i in range(6) for j in range(6)]
+        points.sort(key=lambda p: (round((p[0] - a.x) ** 2 + (p[1] - a.z) ** 2, 4), p))
+        tried = set()
+        for point in points:
+            spot = find_spot(world, rec, item.size, ignore=item_id, prefer=point)
+            if spot is None or spot in tried:
+                continue
+            tried.add(spot)
+            x, y, z = world.objects[item_id].center
+            world.translate(item_id, spot[0] - x, spot[1] - y, spot[2] - z)
+            if item_id in self.in_reach():
+                return
+
+    def frame(self) -> np.ndarray:
+        """The current RGB view."""
+        return self.ctl.renderer.render(self.world).rgb
+
+    def close(self) -> None:
+        """Release the controller."""
+        self.ctl.stop()
