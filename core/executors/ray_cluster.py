@@ -13,7 +13,7 @@ from typing import Any
 
 import ray
 from omegaconf import DictConfig, OmegaConf
-from suite.errors import ConfigError
+from suite.errors import ConfigError, SuiteError
 from suite.plugins import PluginHost
 from suite.records import Task
 
@@ -29,7 +29,10 @@ def connected(address: str | None) -> Iterator[None]:
     if ray.is_initialized():
         yield
         return
-    ray.init(address=address or None, include_dashboard=False, logging_level=logging.WARNING)
+    try:
+        ray.init(address=address or None, include_dashboard=False, logging_level=logging.WARNING)
+    except ConnectionError as exc:
+        raise SuiteError(f"cannot join the Ray cluster at {address!r}: {exc}") from None
     try:
         yield
     finally:
