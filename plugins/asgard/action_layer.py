@@ -31,6 +31,8 @@ SPRAYABLE = frozenset({"Mirror"})
 class Simulator(Protocol):
     """What the layer needs from a simulator backend (household_sim.HouseholdSim, thor_sim.ThorSim)."""
 
+    exact_room: bool
+
     @property
     def world(self) -> World:
         """The current state as a household World (read from AI2-THOR's metadata on the real simulator)."""
@@ -210,7 +212,8 @@ class ActionLayer:
             outcome = self._low("PutObject", first)
             if outcome.success:
                 self._keep_in_view(first, held.id)
-            return outcome
+            if outcome.success or len(self.instances(first.type)) == 1:
+                return outcome
         return self._put_elsewhere(held, first)
 
     def _keep_in_view(self, rec: Obj, item_id: str) -> None:
@@ -363,8 +366,8 @@ class ActionLayer:
             if not any(f.type == "Faucet" and f.is_toggled and self._basin_of_faucet(f) == basin
                        for f in self.world.objects.values()):
                 return _fail(INCOMPATIBILITY, f"The Faucet must be running to CLEAN the {otype}.")
-        if not obj.is_dirty:
-            return _fail(INCOMPATIBILITY, f"The {otype} is already clean.")
+        if not obj.is_dirty:  # scrubbing a clean object changes nothing (AI2-THOR's faucet may have washed it)
+            return OK
         return self._low("CleanObject", obj)
 
     def _basin_holding(self, obj: Obj) -> Obj | None:

@@ -21,6 +21,9 @@ FIND_CANDIDATES = 48
 class HouseholdSim:
     """Visibility, teleporting, low-level steps and frames on a household `Controller`."""
 
+    #: `fits` is exact: it says whether a PUT will find room.
+    exact_room = True
+
     def __init__(self, ctl: Controller) -> None:
         self.ctl = ctl
         self._reach: tuple[int, frozenset[str]] | None = None

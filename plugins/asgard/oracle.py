@@ -160,13 +160,14 @@ class Oracle:
 
     def clear_basin(self, item: str) -> Steps:
         """Take out of the sink what would block the Faucet (the DishSponge is taken in hand later), and the
-        dishes too while the item to wash would not fit."""
+        dishes too while the item to wash would not fit (or when the simulator cannot tell before a PUT)."""
         basin = self.one("SinkBasin")
         obj = self.one(item)
         while True:
             inside = [self.world.objects[c] for c in self.world.children(basin.id) if c != obj.id]
             blocking = [o for o in inside if o.type not in SINK_SAFE | {"DishSponge"}]
-            if not blocking and obj.parent != basin.id and not self.env.layer.fits(basin, obj):
+            no_room = not self.env.sim.exact_room or not self.env.layer.fits(basin, obj)
+            if not blocking and obj.parent != basin.id and no_room:
                 blocking = [o for o in inside if o.type != "DishSponge"]
             if not blocking:
                 return
@@ -258,6 +259,9 @@ class Oracle:
         yield from self.hold("Mug")
         yield from self.act("DRINK", "Mug")
         yield from self.wash("Mug")
+        if self.one("Mug").fill is not None:  # AI2-THOR's faucet fills what it washes
+            yield from self.hold("Mug")
+            yield from self.act("EMPTY", "Mug")
         yield from self.place("Mug", "Cabinet")
 
     def _microwave_potato(self) -> Steps:

@@ -109,8 +109,12 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
 def make_env(benchmark: str, task: Task, config: Any) -> AsgardEnv:
     """The plan's scene on the configured backend."""
     backend = str((config.get("env") or {}).get("backend") or "household")
+    if backend == "ai2thor":
+        from suite_asgard.thor_sim import thor_env
+
+        return thor_env(task, config)
     if backend != "household":
-        raise ConfigError(f"asgard.env.backend: {backend!r} is not available yet; use household")
+        raise ConfigError(f"asgard.env.backend: {backend!r} is unknown; choose household or ai2thor")
     return household_env(task, config)
 
 
