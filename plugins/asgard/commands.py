@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from suite_asgard.world_rules import INVALID_ACTION, INVALID_OBJECT, UNPARSABLE, VALID
+from suite_asgard.world_rules import UNPARSABLE, VALID
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,3 @@ class Command:
     def unparsable(cls) -> Command:
         """A reply with no `Action:` line."""
         return cls(UNPARSABLE)
-
-
-INVALID_KINDS = (INVALID_ACTION, INVALID_OBJECT, UNPARSABLE)

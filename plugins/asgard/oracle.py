@@ -14,6 +14,7 @@ from typing import Any
 
 from suite.agents import PolicyAgent
 from suite.records import Action, Observation, StepRecord, Task
+from suite_asgard.action_layer import SINK_SAFE
 from suite_asgard.commands import Command
 from suite_asgard.env import AsgardEnv
 from suite_asgard.vocabulary import SERVING, SLICED_FORM, STORAGE
@@ -22,7 +23,6 @@ from suite_household.world import Obj
 
 #: Surfaces the oracle puts things down on, in order of preference.
 PUT_DOWN = ("CounterTop", "DiningTable", "SideTable", "CoffeeTable", "Desk", "Dresser", "Shelf", "TVStand")
-SINK_SAFE = frozenset({"Bowl", "Cup", "Mug", "Plate", "Pot", "Pan", "Kettle"})
 
 Steps = Generator[Command, dict[str, Any], None]
 Want = Callable[[Obj], bool]

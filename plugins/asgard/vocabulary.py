@@ -16,7 +16,6 @@ REMOVED_TYPES = frozenset({"PepperShaker"})
 
 #: What SLICE turns each sliceable type into (an Egg cracks into one EggCracked).
 SLICED_FORM = {whole: piece for whole, (piece, _) in SLICED_INTO.items()}
-WHOLE_OF = {piece: whole for whole, piece in SLICED_FORM.items()}
 SLICE_TARGETS = tuple(sorted(SLICED_FORM))
 
 FOOD = frozenset({"Apple", "Bread", "Egg", "Lettuce", "Potato", "Tomato"} | set(SLICED_FORM.values()))
@@ -34,9 +33,6 @@ STORAGE: dict[str, tuple[str, ...]] = {
     **{t: ("Cabinet",) for t in DISHES},
     **{t: ("CounterTop", "Cabinet") for t in COOKWARE},
 }
-
-#: Receptacle types with several instances in a room; actions on them pick a fitting instance.
-MULTI_INSTANCE = frozenset({"Cabinet", "Drawer", "CounterTop", "StoveBurner", "DiningTable", "Shelf", "SideTable"})
 
 #: The 12 task types (Table 1), keyed by our short names, with the plan-folder family they come from.
 TASK_TYPES: dict[str, str] = {
