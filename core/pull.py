@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -74,7 +75,7 @@ class GitHubSnapshot:
             if not path.startswith(self.prefixes):
                 continue
             if entry.get("mode") == "120000":
-                target_rel = _get(f"{raw}/{self.repo}/{self.commit}/{path}").decode().strip()
+                target_rel = _get(f"{raw}/{self.repo}/{self.commit}/{urllib.parse.quote(path)}").decode().strip()
                 target = str(PurePosixPath(os.path.normpath(PurePosixPath(path).parent / target_rel)))
                 if target not in blobs:
                     raise SuiteError(f"{self.repo}@{self.commit[:8]}: {path} links to missing {target}")
@@ -98,7 +99,8 @@ class GitHubSnapshot:
                 if target.is_file() and git_blob_sha(target.read_bytes()) == entry.sha:
                     skipped += 1
                 else:
-                    data = _get(f"{raw}/{self.repo}/{self.commit}/{entry.link_target or entry.path}")
+                    where = urllib.parse.quote(entry.link_target or entry.path)  # plan folders have spaces
+                    data = _get(f"{raw}/{self.repo}/{self.commit}/{where}")
                     if git_blob_sha(data) != entry.sha:
                         raise SuiteError(f"{entry.path}: checksum mismatch (expected git blob {entry.sha})")
                     target.parent.mkdir(parents=True, exist_ok=True)

@@ -232,6 +232,7 @@ class RoomLayout:
         elif kind == "Cabinet":
             self.add("Cabinet", self.take("Cabinet"), center, size, face)
         elif kind == "Drawers":
+            low = COUNTER_H
             for k in range(3):
                 name = self.take("Drawer")
                 if name is None:
@@ -239,7 +240,10 @@ class RoomLayout:
                 y0 = COUNTER_H - (k + 1) * 0.27
                 c, sz = self.on_wall(side, s, width, UNIT_D, y0 + 0.01, 0.25)
                 self.add("Drawer", name, c, sz, face)
-            self.fixtures.append(Fixture(_box(center, size), (120, 95, 70)))
+                low = y0 + 0.01
+            # the carcass fills only what the drawers leave below them, so it never encloses (hides) a drawer
+            c, sz = self.on_wall(side, s, width, UNIT_D, 0.0, low)
+            self.fixtures.append(Fixture(_box(c, sz), (120, 95, 70)))
         else:
             self.fixtures.append(Fixture(_box(center, size), (120, 95, 70)))
 

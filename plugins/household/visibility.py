@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 import numpy as np
 from suite_household.geometry import scene_parts
@@ -36,8 +37,10 @@ def horizontal_distance(world: World, object_id: str) -> float:
     return math.hypot(max(x0 - ax, 0, ax - x1), max(z0 - az, 0, az - z1))
 
 
-def visible_objects(world: World, width: int, height: int, fov: float, distance: float) -> dict[str, bool]:
-    """Visibility of every object, as AI2-THOR defines it: in view, near enough and unobstructed."""
+def visible_objects(
+    world: World, width: int, height: int, fov: float, distance: float, only: Collection[str] | None = None
+) -> dict[str, bool]:
+    """Visibility of every object (or of `only`), as AI2-THOR defines it: in view, near, unobstructed."""
     agent = world.agent
     cam = np.array(agent.camera)
     yaw, pitch = math.radians(agent.yaw), math.radians(agent.horizon)
@@ -53,7 +56,7 @@ def visible_objects(world: World, width: int, height: int, fov: float, distance:
     room = world.room_at(agent.x, agent.z)
     cands: list[tuple[str, np.ndarray]] = []
     for oid, obj in world.objects.items():
-        if oid in held:
+        if oid in held or (only is not None and oid not in only):
             continue
         if obj.type == "Floor":
             out[oid] = obj.room == room
