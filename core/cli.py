@@ -19,7 +19,8 @@ err_console = Console(stderr=True, width=None if sys.stderr.isatty() else 200)
 
 RUN_FLAGS = {
     "plugins": "run.plugins", "model": "run.model", "agent": "run.agent", "limit": "run.limit",
-    "tasks": "run.tasks", "seed": "run.seed", "out": "run.out", "concurrency": "run.concurrency",
+    "tasks": "run.tasks", "repeats": "run.repeats", "seed": "run.seed", "out": "run.out",
+    "concurrency": "run.concurrency",
     "max_cost": "run.max_cost", "executor": "run.executor", "ray_address": "ray.address",
 }
 
@@ -34,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--agent", help="direct (default), oracle, or a plugin's agent")
     run.add_argument("--limit", type=int, help="at most N tasks per benchmark (seeded sample)")
     run.add_argument("--tasks", help="comma-separated task ids")
+    run.add_argument("--repeats", type=int, help="run every selected task K times (reports give per-repeat stats)")
     run.add_argument("--seed", type=int)
     run.add_argument("--out", help="run folder to create (default runs/<timestamp>)")
     run.add_argument("--resume", metavar="RUN", help="resume an interrupted run folder")

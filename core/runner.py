@@ -7,7 +7,7 @@ import platform
 import random
 import subprocess
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -143,15 +143,30 @@ class RunSession:
         return self.complete(task, result)
 
 
-def select_tasks(tasks: list[Task], ids: str | None, limit: int | None, seed: int) -> list[Task]:
-    """Filter by `--tasks` ids, then take a seeded sample of at most `limit` (original order kept)."""
-    if ids:
-        wanted = {i.strip() for i in str(ids).split(",") if i.strip()}
-        tasks = [t for t in tasks if t.id in wanted or t.key in wanted]
+def _ids(ids: str | None) -> set[str]:
+    return {i.strip() for i in str(ids).split(",") if i.strip()} if ids else set()
+
+
+def _wanted(task: Task, wanted: set[str]) -> bool:
+    base = task.meta.get("base_id", task.id)
+    return bool({task.id, task.key, base, f"{task.benchmark}/{base}"} & wanted)
+
+
+def select_tasks(tasks: list[Task], ids: str | None, limit: int | None, seed: int, repeats: int = 1) -> list[Task]:
+    """Filter by `--tasks` ids, take a seeded sample of at most `limit` tasks (order kept), then repeat each.
+
+    Repeated episodes are `<id> #k` with `meta["repeat"] = k`; `--tasks` accepts either form.
+    """
+    wanted = _ids(ids)
+    bases = {w.rsplit(" #", 1)[0] for w in wanted}
+    if wanted:
+        tasks = [t for t in tasks if _wanted(t, bases)]
     if limit is not None and len(tasks) > int(limit):
         keep = set(random.Random(seed).sample(range(len(tasks)), int(limit)))
         tasks = [t for i, t in enumerate(tasks) if i in keep]
-    return tasks
+    out = [replace(t, id=t.id if repeats <= 1 else f"{t.id} #{k}", meta={**t.meta, "repeat": k, "base_id": t.id})
+           for t in tasks for k in range(1, max(1, repeats) + 1)]
+    return [t for t in out if _wanted(t, wanted)] if wanted else out
 
 
 def resolve_benchmarks(host: PluginHost, names: list[str]) -> list[str]:
@@ -183,9 +198,10 @@ def resolve_data(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> di
 def load_all_tasks(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> list[Task]:
     """Load and select every benchmark's tasks (in the driver)."""
     tasks: list[Task] = []
+    repeats = int(cfg.run.get("repeats") or 1)
     for bench in benchmarks:
         loaded = host.call("load_tasks", bench, config=cfg.get(bench) or OmegaConf.create({}))
-        tasks += select_tasks(list(loaded), cfg.run.tasks, cfg.run.limit, int(cfg.run.seed))
+        tasks += select_tasks(list(loaded), cfg.run.tasks, cfg.run.limit, int(cfg.run.seed), repeats)
     if not tasks:
         raise ConfigError("no tasks selected (check --tasks and --limit)")
     return tasks

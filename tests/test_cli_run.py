@@ -58,3 +58,11 @@ def test_bad_input_gives_one_clear_line(argv: list[str], message: str, capsys: p
     assert message in err and len(err.splitlines()) == 1
     if argv[2] == "nosuch":
         assert "installed:" in err and "template" in err
+
+
+def test_repeats_run_every_task_k_times(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert main(["run", "--plugins", "template", "--agent", "oracle", "--out", str(out), "--tasks", "c01,c02",
+                 "--repeats", "3", "--no-report"]) == 0
+    ids = sorted(r["task_id"] for r in RunStore(out).records())
+    assert ids == ["c01 #1", "c01 #2", "c01 #3", "c02 #1", "c02 #2", "c02 #3"]

@@ -79,7 +79,7 @@ def _keep(plan: Plan, config: Any) -> bool:
 
 @hookimpl
 def load_tasks(benchmark: str, config: Any) -> list[Task]:
-    """Every plan of the data dir (filtered by task type and scene), `repeats` times, with its prompt settings."""
+    """Every plan of the data dir (filtered by task type and scene), with its prompt settings."""
     unknown = set(config.get("task_types") or ()) - set(TASK_TYPES)
     if unknown:
         raise ConfigError(f"asgard.task_types: unknown {sorted(unknown)}; choose from {', '.join(TASK_TYPES)}")
@@ -87,7 +87,6 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
     data_dir = Path(config.data_dir)
     inventories = load_inventories(find_inventory_file(data_dir, config.get("item_cache")))
     generated = (data_dir / PACK_MANIFEST).is_file()
-    repeats = int(config.get("repeats") or 1)
     prompt = {"condition": condition.to_dict(), "prompt_dir": config.get("prompt_dir")}
     tasks = []
     for plan in load_plans(data_dir, str(config.get("test_set") or "magt_benchmark")):
@@ -98,10 +97,8 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
                 "objects": available_objects(names),
                 "condition": condition.to_dict(), "prompt": prompt, "generated": generated}
         soft, hard = plan.limits
-        for rep in range(repeats):
-            task_id = plan.id if repeats == 1 else f"{plan.id} #{rep + 1}"
-            tasks.append(Task(BENCH, task_id, {**data, "repeat": rep + 1}, category=plan.task_type,
-                              max_steps=hard, meta={"step_count": plan.step_count, "soft_limit": soft}))
+        tasks.append(Task(BENCH, plan.id, data, category=plan.task_type, max_steps=hard,
+                          meta={"step_count": plan.step_count, "soft_limit": soft}))
     return tasks
 
 

@@ -40,7 +40,7 @@ def settle(task: Task, trajectory: Trajectory, env: Any) -> Settlement:
         **{f"undoable_{c}": categories[c] for c in UNDOABLE_CATEGORIES},
         "task_type": plan.task_type,
         "condition": task.data["condition"]["name"],
-        "repeat": task.data["repeat"],
+        "repeat": task.meta.get("repeat", 1),
         "data": "generated" if task.data["generated"] else "official",
     }
     if success:

@@ -1,4 +1,4 @@
-"""Plans: schema, loader, filters, repeats, inventories, the generated-pack label and `suite data pull asgard`."""
+"""Plans: schema, loader, filters, core repeats, inventories, the generated-pack label and `suite data pull`."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import pytest
 from suite.cli import main
 from suite.errors import ConfigError, DataError
 from suite.pull import git_blob_sha
+from suite.runner import select_tasks
 from suite_asgard.plans import load_plans, plans_root
 from suite_asgard.plugin import PACK_DIR, UPSTREAM, UPSTREAM_COMMIT, available_objects, load_tasks
 
@@ -54,9 +55,10 @@ def test_filters_and_repeats() -> None:
     assert Counter(t.category for t in kept) == {"coffee": 9, "turn_on_tv": 3}
     scene = kept[0].data["plan"].scene
     assert {t.data["plan"].scene for t in tasks(scenes=[scene])} == {scene}
-    repeated = tasks(task_types=["turn_on_tv"], repeats=3)
+    repeated = select_tasks(tasks(task_types=["turn_on_tv"]), None, None, 0, repeats=3)
     assert len(repeated) == 9 and repeated[0].id.endswith(" #1") and repeated[2].id.endswith(" #3")
-    assert [t.data["repeat"] for t in repeated[:3]] == [1, 2, 3]
+    assert [t.meta["repeat"] for t in repeated[:3]] == [1, 2, 3]
+    assert len(select_tasks(repeated, repeated[1].id, None, 0)) == 1
     with pytest.raises(ConfigError, match="unknown \\['cofee'\\]"):
         tasks(task_types=["cofee"])
 
