@@ -133,7 +133,7 @@ def test_repeats_report_the_median_over_runs(tmp_path: Path, sample_ids: list[st
     out = tmp_path / "repeats"
     ids = [f"{sample_ids[-1]} #{k}" for k in (1, 2, 3)]
     assert main(["run", "--plugins", "asgard", "--agent", "oracle", "--tasks", ",".join(ids), "--out", str(out),
-                 "asgard.repeats=3", *SMALL]) == 0
+                 "--repeats", "3", *SMALL]) == 0
     records = RunStore(out).records()
     assert Counter(r["metrics"]["repeat"] for r in records) == {1: 1, 2: 1, 3: 1}
     capsys.readouterr()
