@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import threading
 from collections import Counter
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import unquote
 
 import pytest
 from suite.cli import main
 from suite.errors import ConfigError, DataError
-from suite.pull import git_blob_sha
 from suite.runner import select_tasks
+from suite.testing.fake_github import fake_github
 from suite_asgard.plans import load_plans, plans_root
 from suite_asgard.plugin import PACK_DIR, UPSTREAM, UPSTREAM_COMMIT, available_objects, load_tasks
 
@@ -103,42 +100,14 @@ def test_a_copied_pack_is_still_generated(tmp_path: Path) -> None:
     assert [p.id for p in load_plans(tmp_path, "magt_benchmark")] == [PLAN]
 
 
-class FakeGitHub(BaseHTTPRequestHandler):
-    """A loopback GitHub serving the tree and raw files of the pinned upstream commit."""
-
-    files: dict[str, bytes] = {}
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def _send(self, body: bytes, code: int = 200) -> None:
-        self.send_response(code)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self) -> None:  # noqa: N802
-        if self.path.startswith(f"/api/repos/{UPSTREAM}/git/trees/{UPSTREAM_COMMIT}"):
-            tree = [{"path": p, "type": "blob", "mode": "100644", "sha": git_blob_sha(b)}
-                    for p, b in self.files.items()]
-            return self._send(json.dumps({"tree": tree}).encode())
-        path = unquote(self.path.removeprefix(f"/raw/{UPSTREAM}/{UPSTREAM_COMMIT}/"))
-        return self._send(self.files[path]) if path in self.files else self._send(b"missing", 404)
-
-
 @pytest.fixture
-def github(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def github() -> Iterator[None]:
     plan = f"Generated/magt_benchmark/{PLAN}/plan.json"
-    FakeGitHub.files = {plan: (PACK_DIR / PLAN / "plan.json").read_bytes(),
-                        "AsgardBench/Data/item_cache.json": (PACK_DIR / "inventories.json").read_bytes(),
-                        "AsgardBench/Model/model_tester.py": b"not pulled"}
-    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeGitHub)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    monkeypatch.setenv("SUITE_GITHUB_API", f"{base}/api")
-    monkeypatch.setenv("SUITE_GITHUB_RAW", f"{base}/raw")
-    yield
-    server.shutdown()
+    files = {plan: (PACK_DIR / PLAN / "plan.json").read_bytes(),
+             "AsgardBench/Data/item_cache.json": (PACK_DIR / "inventories.json").read_bytes(),
+             "AsgardBench/Model/model_tester.py": b"not pulled"}
+    with fake_github(UPSTREAM, UPSTREAM_COMMIT, files):
+        yield
 
 
 def test_pull_fetches_the_plans_and_the_item_cache_into_the_cache(github: None, tmp_path: Path,
