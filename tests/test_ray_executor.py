@@ -7,7 +7,6 @@ import json
 import logging
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from typing import Any
 import pytest
 import ray
 from omegaconf import OmegaConf
+from run_processes import interrupt, start_suite, wait_finished
 from suite.cli import main
 from suite.errors import BudgetExceeded
 from suite.executors.ray_cluster import actor_options, plan, resources_of
@@ -162,49 +162,33 @@ def test_spent_budget_leaves_episodes_pending_until_resumed(data: Path, tmp_path
     check_traces(out)
 
 
-def _done(root: Path) -> int:
-    try:
-        with sqlite3.connect(root / "run.sqlite") as db:
-            return db.execute("SELECT COUNT(*) FROM episodes WHERE status='done'").fetchone()[0]
-    except sqlite3.Error:
-        return 0
-
-
 def test_driver_crash_is_recovered_by_resume(data: Path, tmp_path: Path, ray_address: str) -> None:
     write_tasks(data, "faults", *({"id": f"w{i}", "steps": 3, "sleep_s": 0.25} for i in range(6)))
     run = ["run", "--plugins", "faults", "--agent", "walker", "--concurrency", "2", "--no-report"]
     reference = tmp_path / "reference"
     assert main([*run, "--out", str(reference)]) == 0
     crashed = tmp_path / "crashed"
-    proc = subprocess.Popen([sys.executable, "-m", "suite.cli", *run, "--executor", "ray", "--ray-address",
-                             ray_address, "--out", str(crashed)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 90
-    while _done(crashed) < 2 and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.05)
+    proc = start_suite([*run, "--executor", "ray", "--ray-address", ray_address, "--out", str(crashed)])
+    wait_finished(proc, crashed, 2, timeout_s=90)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    finished = {r["episode_id"]: r for r in RunStore(crashed).records()}
-    assert 2 <= len(finished) < 6, "the kill must land mid-run"
+    done = {r["episode_id"]: r for r in RunStore(crashed).records()}
+    assert 2 <= len(done) < 6, "the kill must land mid-run"
     assert main(["run", "--resume", str(crashed), "--no-report"]) == 0
     after = RunStore(crashed).records()
     assert without_timings(after) == without_timings(RunStore(reference).records())
-    assert all(r == finished[r["episode_id"]] for r in after if r["episode_id"] in finished)
+    assert all(r == done[r["episode_id"]] for r in after if r["episode_id"] in done)
     check_traces(crashed)
 
 
 def test_ctrl_c_leaves_in_flight_episodes_pending(data: Path, tmp_path: Path, ray_address: str) -> None:
     write_tasks(data, "faults", *({"id": f"w{i}", "steps": 3, "sleep_s": 0.25} for i in range(6)))
     out = tmp_path / "r"
-    proc = subprocess.Popen([sys.executable, "-m", "suite.cli", "run", "--plugins", "faults", "--agent", "walker",
-                             "--concurrency", "2", "--no-report", "--executor", "ray", "--ray-address", ray_address,
-                             "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 90
-    while _done(out) < 1 and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err.decode()[-500:]
+    proc = start_suite(["run", "--plugins", "faults", "--agent", "walker", "--concurrency", "2", "--no-report",
+                        "--executor", "ray", "--ray-address", ray_address, "--out", str(out)])
+    wait_finished(proc, out, 1, timeout_s=90)
+    err = interrupt(proc)
+    assert proc.returncode == 130, err[-500:]
     store = RunStore(out)
     assert store.meta()["status"] == "interrupted" and set(store.counts()) == {"done", "pending"}
     assert main(["run", "--resume", str(out), "--no-report"]) == 0

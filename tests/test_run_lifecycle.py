@@ -5,13 +5,10 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from run_processes import finished, interrupt, start_suite, wait_finished
 from suite.cli import main
 from suite.store import RunStore
 
@@ -21,14 +18,6 @@ VOLATILE = {"duration_s"}
 
 def _records(root: Path) -> list[dict]:
     return [{k: v for k, v in r.items() if k not in VOLATILE} for r in RunStore(root).records()]
-
-
-def _done(root: Path) -> int:
-    try:
-        with sqlite3.connect(root / "run.sqlite") as db:
-            return db.execute("SELECT COUNT(*) FROM episodes WHERE status='done'").fetchone()[0]
-    except sqlite3.Error:
-        return 0
 
 
 def _report(root: Path, capsys: pytest.CaptureFixture[str]) -> dict:
@@ -44,14 +33,11 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(tmp_path: Path, capsys:
     assert main([*RUN, *model, "--out", str(ref)]) == 0
     crashed = tmp_path / "crashed"
     env = {**os.environ, "COUNTER_LATENCY_S": "0.05"}
-    proc = subprocess.Popen([sys.executable, "-m", "suite.cli", *RUN, *model, "--out", str(crashed)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while _done(crashed) < 3 and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.05)
+    proc = start_suite([*RUN, *model, "--out", str(crashed)], env)
+    wait_finished(proc, crashed, 3)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    finished_before = _done(crashed)
+    finished_before = finished(crashed)
     assert 3 <= finished_before < 12, "the kill must land mid-run"
     before = {r["episode_id"]: r for r in RunStore(crashed).records()}
     assert main(["run", "--resume", str(crashed), "--no-report"]) == 0
@@ -145,15 +131,11 @@ def test_max_cost_stops_cleanly_and_resume_finishes(tmp_path: Path, capsys: pyte
 def test_ctrl_c_flushes_marks_interrupted_and_exits_130(tmp_path: Path) -> None:
     out = tmp_path / "r"
     env = {**os.environ, "COUNTER_LATENCY_S": "0.1"}
-    proc = subprocess.Popen([sys.executable, "-m", "suite.cli", *RUN, "--model", "scripted/counter-greedy",
-                             "model.cache=false", "--concurrency", "2", "--out", str(out)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while _done(out) < 2 and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err.decode()[-500:]
+    proc = start_suite([*RUN, "--model", "scripted/counter-greedy", "model.cache=false", "--concurrency", "2",
+                        "--out", str(out)], env)
+    wait_finished(proc, out, 2)
+    err = interrupt(proc)
+    assert proc.returncode == 130, err[-500:]
     store = RunStore(out)
     assert store.meta()["status"] == "interrupted"
     assert set(store.counts()) <= {"done", "pending"}
