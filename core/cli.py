@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `suite` command."""
     args = _parser().parse_args(argv)
+    logging.basicConfig(format="warning: %(message)s", level=logging.WARNING)
     try:
         from suite import commands
 
