@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from suite_agentvqa.packgen.draft import Draft, Maker, pick_wrong
 from suite_agentvqa.packgen.events import PAST, happen
@@ -17,13 +18,18 @@ def _did(object_type: str) -> list[str]:
     return [PAST[verb] for verb, _, _ in interactable(object_type)]
 
 
+def _before_after(rng: random.Random, seed: int) -> tuple[Any, Any]:
+    """A staged view and one action happening in it (None when no action fits the view)."""
+    stage = Stage(rng, seed)
+    shot = stage.pose(rng, horizons=(30,))
+    return shot, happen(stage, shot, rng)
+
+
 def task_estimation() -> Maker:
     """ERQA style: two views, before and after one action; what did the robot do?"""
 
     def make(rng: random.Random, seed: int) -> Draft | None:
-        stage = Stage(rng, seed)
-        shot = stage.pose(rng, horizons=(30,))
-        happening = happen(stage, shot, rng)
+        shot, happening = _before_after(rng, seed)
         if happening is None:
             return None
         target_type = shot.type_of(happening.target)
@@ -45,9 +51,7 @@ def state_tracking() -> Maker:
     """Robo2VLM style: two views, before and after one action; which object changed its state?"""
 
     def make(rng: random.Random, seed: int) -> Draft | None:
-        stage = Stage(rng, seed)
-        shot = stage.pose(rng, horizons=(30,))
-        happening = happen(stage, shot, rng)
+        shot, happening = _before_after(rng, seed)
         if happening is None:
             return None
         others = [readable(shot.type_of(i)) for i in shot.clear()

@@ -1,8 +1,8 @@
 """Write the two images a model receives on one turn of a real task (README figures).
 
-    python plugins/asgard/scripts/render_readme_images.py [DATA_DIR] [--out plugins/asgard/docs]
+    python plugins/asgard/scripts/render_readme_images.py DATA_DIR [--out plugins/asgard/docs]
 
-DATA_DIR holds the upstream plans (default: ../shared/data/asgardbench beside the checkout). The task is
+DATA_DIR holds the upstream plans (e.g. what `suite data pull asgard` fetched). The task is
 `coffee__Mug(d)_FloorPlan12_V1 [38]`; after FIND Mug and PICKUP Mug, the images of the third turn are the
 view before the PICKUP and the view after it, with the translucent hand over the held Mug.
 """
@@ -25,7 +25,7 @@ TASK = "coffee__Mug(d)_FloorPlan12_V1 [38]"
 def main() -> int:
     """Render and save `turn3_before.png` and `turn3_current.png`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data_dir", nargs="?", default=str(REPO / ".." / "shared" / "data" / "asgardbench"))
+    parser.add_argument("data_dir", help="a folder of AsgardBench plans (official data)")
     parser.add_argument("--out", type=Path, default=REPO / "plugins" / "asgard" / "docs")
     args = parser.parse_args()
     cfg = OmegaConf.merge(configmod.defaults(["asgard"]).asgard, {"data_dir": args.data_dir})
