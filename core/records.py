@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 #: The failure taxonomy every plugin reports in (DESIGN.md); infra outcomes are never agent failures.
@@ -110,8 +110,9 @@ class StepRecord:
     note: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form written to the trace file."""
-        data = asdict(self)
+        """The JSON form written to the trace file (prompt and info by reference: the writer serialises at once)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["action"], data["usage"] = asdict(self.action), asdict(self.usage)
         data["type"] = "step"
         return data
 

@@ -9,6 +9,7 @@ import subprocess
 import time
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ class RunSession:
     progress: RunProgress | None = None
     in_flight: set[str] = field(default_factory=set)
 
-    @property
+    @cached_property
     def agent_name(self) -> str:
         """The agent this run uses."""
         return str(self.cfg.run.agent)

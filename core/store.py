@@ -9,6 +9,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterable
+from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +143,13 @@ class RunStore:
             return [json.loads(line) for line in fh if line.strip()]
 
 
+def _plain(value: Any) -> Any:
+    """JSON for what a plugin may put in a step's info: dataclasses as dicts, anything else as text."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    return str(value)
+
+
 class TraceWriter:
     """Appends an episode's events to its JSONL trace as they happen; images go to frames/ as PNG."""
 
@@ -153,7 +161,7 @@ class TraceWriter:
 
     def write(self, event: dict[str, Any]) -> None:
         """Append one event and flush it to the file."""
-        self._fh.write(json.dumps(event, ensure_ascii=False, default=str) + "\n")
+        self._fh.write(json.dumps(event, ensure_ascii=False, default=_plain) + "\n")
         self._fh.flush()
 
     def store_images(self, observation: Observation, step: int) -> list[dict[str, Any]]:
