@@ -54,6 +54,21 @@ def _outcome_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return columns, rows
 
 
+def _comparison_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    columns = ["model", "agent", "benchmark", "metric", "difference [CI]", "pairs", "unpaired"]
+    rows = []
+    for c in summary.get("comparisons", []):
+        cell = "-"
+        if c["mean_diff"] is not None:
+            scale = 100 if c["percent"] else 1
+            low, high = c["ci_low"] * scale, c["ci_high"] * scale
+            marker = " *" if low > 0 or high < 0 else ""
+            cell = f"{c['mean_diff'] * scale:+.1f} [{low:+.1f}, {high:+.1f}]{marker}"
+        rows.append([c["other"]["model"] or "-", c["other"]["agent"], c["benchmark"], c["label"], cell,
+                     str(c["pairs"]), str(c["unpaired"])])
+    return columns, rows
+
+
 def _data_note(summary: dict[str, Any]) -> list[str]:
     notes = []
     for run in summary["runs"]:
@@ -67,6 +82,11 @@ def _tables(summary: dict[str, Any]) -> list[tuple[str, list[str], list[list[str
     conf = int(round(summary["confidence"] * 100))
     tables = [(f"Headline metrics (mean [{conf}% bootstrap CI]; infra failures excluded)", *_headline_rows(summary)),
               ("Outcomes (failure taxonomy)", *_outcome_rows(summary))]
+    if summary.get("comparisons"):
+        base = summary["comparisons"][0]["baseline"]
+        title = (f"Paired differences against {base['model'] or '-'} / {base['agent']} (same episodes; mean "
+                 f"[{conf}% bootstrap CI]; * where the CI excludes 0)")
+        tables.append((title, *_comparison_rows(summary)))
     for bench, details in summary["details"].items():
         for t in details:
             tables.append((f"{bench}: {t['title']}", t["columns"], [[_cell(c) for c in r] for r in t["rows"]]))

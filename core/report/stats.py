@@ -38,3 +38,8 @@ def bootstrap_macro_ci(groups: Mapping[str, Sequence[float]], resamples: int = 1
     alpha = (1 - confidence) / 2
     low, high = np.quantile(means, [alpha, 1 - alpha])
     return mean, float(low), float(high)
+
+
+def finite_or_none(x: float) -> float | None:
+    """`x` rounded to 6 decimals for JSON, or None for NaN (no data)."""
+    return None if x != x else round(x, 6)

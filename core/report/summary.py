@@ -8,7 +8,8 @@ from typing import Any
 
 from suite.plugins import PluginHost
 from suite.records import INFRA_OUTCOMES, OUTCOMES
-from suite.report.stats import bootstrap_ci, bootstrap_macro_ci
+from suite.report.compare import compare_rows, metric_value
+from suite.report.stats import bootstrap_ci, bootstrap_macro_ci, finite_or_none
 from suite.store import RunStore
 
 REPORT_FORMAT = "embodied-suite.report/1"
@@ -18,13 +19,9 @@ def _metric_values(records: list[dict[str, Any]], name: str, group: str | None =
     """Numeric values of `metrics[name]` (infra failures excluded), by `metrics[group]` (one group if None)."""
     values: dict[str, list[float]] = defaultdict(list)
     for rec in records:
-        if rec["outcome"] in INFRA_OUTCOMES:
-            continue
-        value = rec["metrics"].get(name)
-        if isinstance(value, bool):
-            value = float(value)
-        if isinstance(value, int | float):
-            values[str(rec["metrics"].get(group)) if group else ""].append(float(value))
+        value = metric_value(rec, name)
+        if value is not None:
+            values[str(rec["metrics"].get(group)) if group else ""].append(value)
     return values
 
 
@@ -44,7 +41,7 @@ def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[
             mean, low, high = bootstrap_ci(groups.get("", []), resamples, confidence, seed)
         metrics[metric.name] = {
             "label": metric.label, "percent": metric.percent, "n": sum(len(v) for v in groups.values()),
-            "mean": _num(mean), "ci_low": _num(low), "ci_high": _num(high),
+            "mean": finite_or_none(mean), "ci_low": finite_or_none(low), "ci_high": finite_or_none(high),
         }
     return {
         "episodes": len(records),
@@ -56,10 +53,6 @@ def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[
         "cost_usd": round(sum(r["cost_usd"] for r in records), 6),
         "tokens": sum(r["prompt_tokens"] + r["completion_tokens"] for r in records),
     }
-
-
-def _num(x: float) -> float | None:
-    return None if x != x else round(x, 6)
 
 
 def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 1000, confidence: float = 0.95,
@@ -94,4 +87,6 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
         spec = host.registry.benchmarks.get(bench) if host else None
         if spec and spec.detail_tables:
             details[bench] = [vars(t) for t in spec.detail_tables(records)]
-    return {"format": REPORT_FORMAT, "confidence": confidence, "runs": runs, "rows": rows, "details": details}
+    comparisons = compare_rows(host, groups, resamples, confidence, seed)
+    return {"format": REPORT_FORMAT, "confidence": confidence, "runs": runs, "rows": rows, "details": details,
+            "comparisons": comparisons}

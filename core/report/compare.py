@@ -1,0 +1,74 @@
+"""Paired comparisons between (model, agent) rows: each row against the first, on the episodes both finished."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+from suite.plugins import PluginHost
+from suite.records import INFRA_OUTCOMES
+from suite.report.stats import bootstrap_ci, bootstrap_macro_ci, finite_or_none
+
+Records = list[dict[str, Any]]
+
+
+def metric_value(record: dict[str, Any], name: str) -> float | None:
+    """A record's numeric metric (booleans as 0/1); None for infra failures and missing or non-numeric values."""
+    if record["outcome"] in INFRA_OUTCOMES:
+        return None
+    value = record["metrics"].get(name)
+    if isinstance(value, bool):
+        return float(value)
+    return float(value) if isinstance(value, int | float) else None
+
+
+def _by_episode(records: Records, name: str, group: str | None) -> dict[str, tuple[str, float]]:
+    """episode id -> (macro group, value) for the records that have the metric."""
+    out = {}
+    for rec in records:
+        value = metric_value(rec, name)
+        if value is not None:
+            out[rec["episode_id"]] = (str(rec["metrics"].get(group)) if group else "", value)
+    return out
+
+
+def paired_differences(base: Records, other: Records, name: str,
+                       group: str | None = None) -> tuple[dict[str, list[float]], int]:
+    """Per-episode `other - base` of metric `name` by macro group, and how many episodes only one side has."""
+    a, b = _by_episode(base, name, group), _by_episode(other, name, group)
+    diffs: dict[str, list[float]] = defaultdict(list)
+    for episode in sorted(a.keys() & b.keys()):
+        diffs[a[episode][0]].append(b[episode][1] - a[episode][1])
+    return diffs, len(a.keys() ^ b.keys())
+
+
+def compare_rows(host: PluginHost | None, groups: Mapping[tuple[str, str], Mapping[str, Records]], resamples: int,
+                 confidence: float, seed: int) -> list[dict[str, Any]]:
+    """Every later (model, agent) row against the first: per benchmark and headline metric, the mean paired
+    difference with a bootstrap CI over episodes (within each group for macro metrics)."""
+    keys = list(groups)
+    if len(keys) < 2 or host is None:
+        return []
+    base_key, out = keys[0], []
+    for key in keys[1:]:
+        for bench in sorted(groups[base_key].keys() & groups[key].keys()):
+            spec = host.registry.benchmarks.get(bench)
+            for metric in spec.headline if spec else []:
+                diffs, unpaired = paired_differences(groups[base_key][bench], groups[key][bench], metric.name,
+                                                     metric.macro_by)
+                if metric.macro_by:
+                    mean, low, high = bootstrap_macro_ci(diffs, resamples, confidence, seed)
+                else:
+                    mean, low, high = bootstrap_ci(diffs.get("", []), resamples, confidence, seed)
+                out.append({
+                    "baseline": _row_id(base_key), "other": _row_id(key), "benchmark": bench,
+                    "metric": metric.name, "label": metric.label, "percent": metric.percent,
+                    "pairs": sum(len(v) for v in diffs.values()), "unpaired": unpaired,
+                    "mean_diff": finite_or_none(mean), "ci_low": finite_or_none(low), "ci_high": finite_or_none(high),
+                })
+    return out
+
+
+def _row_id(key: tuple[str, str]) -> dict[str, str | None]:
+    return {"model": None if key[0] == "None" else key[0], "agent": key[1]}
