@@ -40,6 +40,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--seed", type=int)
     run.add_argument("--out", help="run folder to create (default runs/<timestamp>)")
     run.add_argument("--resume", metavar="RUN", help="resume an interrupted run folder")
+    run.add_argument("--retry-infra", action="store_true", dest="retry_infra",
+                     help="with --resume: also re-run episodes that ended in model_error, env_error or timeout")
     run.add_argument("--concurrency", type=int, help="episodes in flight at once")
     run.add_argument("--max-cost", type=float, dest="max_cost", help="stop cleanly once this many USD are spent")
     run.add_argument("--data-dir", dest="data_dir", help="data directory of the (single) selected benchmark")

@@ -15,6 +15,7 @@ from suite.cli import RUN_FLAGS, console, err_console, existing_dir, print_json,
 from suite.errors import ConfigError, PluginError, SuiteError
 from suite.plugins import PluginHost, build_host
 from suite.progress import RunProgress
+from suite.records import INFRA_OUTCOMES
 from suite.report import render, summarize
 from suite.runinfo import RunInfo
 from suite.store import CONFIG_NAME, RunStore
@@ -98,6 +99,11 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
         cfg.run.max_cost = args.max_cost
     meta = store.meta()
     benchmarks = list(meta["benchmarks"])
+    if args.retry_infra:
+        reopened = store.reopen(INFRA_OUTCOMES)
+        counts = ", ".join(f"{n} {outcome}" for outcome, n in sorted(reopened.items())) or "none"
+        err_console.print(f"retrying episodes that ended in infra failures: {counts} (earlier attempts are kept: "
+                          "table `superseded`, traces *.superseded-N.jsonl)", highlight=False)
     todo = set(store.unfinished())
     tasks = [t for t in runner.load_all_tasks(host, cfg, benchmarks) if t.key in todo]
     missing = todo - {t.key for t in tasks}
@@ -142,6 +148,8 @@ def _finish(session: runner.RunSession, status: str, show_report: bool) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     """`suite run`: run benchmarks (or resume a run) and print the table."""
     host = build_host()
+    if args.retry_infra and not args.resume:
+        raise ConfigError("--retry-infra re-runs episodes of an existing run: use it with --resume RUN")
     if args.resume:
         session, tasks = resume_session(host, existing_dir(args.resume), args)
     else:

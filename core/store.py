@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 import sqlite3
 import threading
 import time
@@ -32,6 +33,14 @@ CREATE TABLE IF NOT EXISTS episodes (
     attempts INTEGER NOT NULL DEFAULT 0,
     record TEXT,
     updated_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS superseded (
+    episode_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    trace TEXT NOT NULL,
+    superseded_at REAL NOT NULL,
+    PRIMARY KEY (episode_id, attempt)
 );
 """
 
@@ -123,6 +132,53 @@ class RunStore:
                 (json.dumps(data, sort_keys=True), time.time(), record.episode_id),
             )
         return cur.rowcount == 1
+
+    def reopen(self, outcomes: Iterable[str]) -> dict[str, int]:
+        """Put finished episodes with these outcomes back to pending, keeping their records and traces.
+
+        Each trace (and frames folder) is first copied to `<name>.superseded-<n>`, then the record moves to the
+        `superseded` table in one transaction, so a crash at any point loses neither the old attempt nor the new.
+        Returns how many episodes were reopened per outcome.
+        """
+        wanted = set(outcomes)
+        rows = self.db.execute("SELECT episode_id, record FROM episodes WHERE status='done' ORDER BY position")
+        chosen = [(eid, raw) for eid, raw in rows if json.loads(raw)["outcome"] in wanted]
+        counts: dict[str, int] = {}
+        moves = []
+        for eid, raw in chosen:
+            attempt = 1 + self.db.execute("SELECT COUNT(*) FROM superseded WHERE episode_id=?", (eid,)).fetchone()[0]
+            trace = self._keep_attempt(eid, attempt)
+            moves.append((eid, attempt, raw, trace))
+            outcome = json.loads(raw)["outcome"]
+            counts[outcome] = counts.get(outcome, 0) + 1
+        now = time.time()
+        with self._lock:
+            self.db.execute("BEGIN")
+            self.db.executemany(
+                "INSERT OR REPLACE INTO superseded(episode_id, attempt, record, trace, superseded_at)"
+                " VALUES(?, ?, ?, ?, ?)", [(*m, now) for m in moves])
+            self.db.executemany("UPDATE episodes SET status='pending', record=NULL, updated_at=? WHERE episode_id=?",
+                                [(now, m[0]) for m in moves])
+            self.db.execute("COMMIT")
+        return counts
+
+    def superseded(self) -> list[dict[str, Any]]:
+        """Records of earlier attempts replaced by a retry (`--retry-infra`), oldest first."""
+        rows = self.db.execute("SELECT record FROM superseded ORDER BY superseded_at, episode_id, attempt")
+        return [json.loads(r[0]) for r in rows]
+
+    def _keep_attempt(self, episode_id: str, attempt: int) -> str:
+        """Copy an episode's trace and frames to `.superseded-<attempt>` names; returns the trace copy's path."""
+        stem = safe_name(episode_id)
+        kept = self.root / "traces" / f"{stem}.superseded-{attempt}.jsonl"
+        trace = self.trace_path(episode_id)
+        if trace.exists():
+            kept.unlink(missing_ok=True)
+            shutil.copy2(trace, kept)
+        frames = self.root / "frames" / stem
+        if frames.is_dir():
+            shutil.copytree(frames, frames.with_name(f"{stem}.superseded-{attempt}"), dirs_exist_ok=True)
+        return str(kept.relative_to(self.root))
 
     def records(self) -> list[dict[str, Any]]:
         """Every finished episode's record, in registration order."""

@@ -71,7 +71,8 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
         for row in store.db.execute("SELECT benchmark, COUNT(*) FROM episodes WHERE status!='done' GROUP BY 1"):
             unfinished[key][row[0]] += row[1]
         runs.append({"path": str(run_dir), "model": meta.get("model"), "agent": meta.get("agent"),
-                     "status": meta.get("status"), "data": meta.get("data", {}), "counts": store.counts()})
+                     "status": meta.get("status"), "data": meta.get("data", {}), "counts": store.counts(),
+                     "superseded": len(store.superseded())})
         store.close()
     rows = []
     for (model, agent), benches in groups.items():

@@ -1,0 +1,63 @@
+"""`suite run --resume RUN --retry-infra`: episodes that ended in an outage run again; the first attempts stay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import litellm
+import pytest
+from suite.cli import main
+from suite.models import register_script
+from suite.store import RunStore
+from suite_template.plugin import greedy_reply
+
+FAST_RETRIES = ["model.retries=1", "model.backoff_base_s=0.01", "model.backoff_max_s=0.02", "model.cache=false"]
+
+
+def test_retry_infra_reruns_only_infra_failures_and_keeps_the_first_attempts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    provider = {"down": True}
+
+    def outage(messages: list[dict[str, Any]], metadata: dict[str, Any]) -> str:
+        """Greedy, except that c02 and c04 meet a provider outage while it lasts."""
+        if provider["down"] and metadata["episode"] in ("counter/c02", "counter/c04"):
+            raise litellm.InternalServerError("upstream unavailable", llm_provider="scripted", model="outage")
+        return greedy_reply(messages)
+
+    register_script("outage", outage)
+    out = tmp_path / "r"
+    argv = ["run", "--plugins", "template", "--model", "scripted/outage", "--tasks", "c01,c02,c03,c04", "--out",
+            str(out), "--no-report", *FAST_RETRIES]
+    assert main(argv) == 0
+    first = {r["task_id"]: r for r in RunStore(out).records()}
+    assert {t for t, r in first.items() if r["outcome"] == "model_error"} == {"c02", "c04"}
+    traces = {t: RunStore(out).read_trace(r["episode_id"]) for t, r in first.items()}
+
+    provider["down"] = False
+    capsys.readouterr()
+    assert main(["run", "--resume", str(out), "--retry-infra", "--no-report"]) == 0
+    assert "2 model_error" in capsys.readouterr().err
+    store = RunStore(out)
+    after = {r["task_id"]: r for r in store.records()}
+    assert after["c01"] == first["c01"] and after["c03"] == first["c03"]  # finished ones are never rewritten
+    assert after["c02"]["outcome"] == after["c04"]["outcome"] == "success"
+    kept = {r["task_id"]: r for r in store.superseded()}
+    assert kept == {"c02": first["c02"], "c04": first["c04"]}
+    rows = store.db.execute("SELECT episode_id, attempt, trace FROM superseded ORDER BY episode_id").fetchall()
+    for episode_id, attempt, trace in rows:
+        task_id = episode_id.split("/", 1)[1]
+        assert attempt == 1
+        assert [json.loads(line) for line in (out / trace).read_text().splitlines()] == traces[task_id]
+        assert store.read_trace(episode_id)[-1]["settlement"]["outcome"] == "success"
+    capsys.readouterr()
+    assert main(["report", str(out), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["runs"][0]["superseded"] == 2
+    assert main(["run", "--resume", str(out), "--retry-infra", "--no-report"]) == 0  # nothing left to retry
+    assert "none" in capsys.readouterr().err and len(RunStore(out).superseded()) == 2
+
+
+def test_retry_infra_needs_resume(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--plugins", "template", "--agent", "oracle", "--retry-infra"]) == 2
+    assert "use it with --resume" in capsys.readouterr().err
