@@ -6,10 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-import litellm
 import pytest
 from suite.cli import main
-from suite.models import register_script
+from suite.models import load_litellm, register_script
 from suite.store import RunStore
 from suite_template.plugin import greedy_reply
 
@@ -23,7 +22,7 @@ def test_retry_infra_reruns_only_infra_failures_and_keeps_the_first_attempts(
     def outage(messages: list[dict[str, Any]], metadata: dict[str, Any]) -> str:
         """Greedy, except that c02 and c04 meet a provider outage while it lasts."""
         if provider["down"] and metadata["episode"] in ("counter/c02", "counter/c04"):
-            raise litellm.InternalServerError("upstream unavailable", llm_provider="scripted", model="outage")
+            raise load_litellm().InternalServerError("upstream unavailable", llm_provider="scripted", model="outage")
         return greedy_reply(messages)
 
     register_script("outage", outage)
