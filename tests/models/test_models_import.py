@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -17,3 +18,18 @@ def test_import_does_not_load_litellm() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
     assert "cost map" not in result.stderr  # nothing fetched, nothing logged
+
+
+def test_a_plugin_importing_litellm_itself_never_fetches_the_cost_map() -> None:
+    code = (
+        "import socket, suite\n"
+        "def refuse(*args, **kwargs):\n"
+        "    raise SystemExit(f'network lookup: {args[:1]}')\n"
+        "socket.getaddrinfo = refuse\n"
+        "import litellm\n"
+        "print('ok')\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "LITELLM_LOCAL_MODEL_COST_MAP"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
