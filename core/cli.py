@@ -69,6 +69,11 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("runs", nargs="+", metavar="RUN")
     rep.add_argument("--format", choices=["table", "md", "csv", "json"], default="table")
 
+    exp = sub.add_parser("export", help="every finished episode's record of one or more runs, for your own analyses")
+    exp.add_argument("runs", nargs="+", metavar="RUN")
+    exp.add_argument("--format", choices=["jsonl", "csv"], default="jsonl")
+    exp.add_argument("--out", help="write to this file (default: standard output)")
+
     rpl = sub.add_parser("replay", help="re-run a run's episodes with its recorded replies; compare trajectories")
     rpl.add_argument("run", metavar="RUN")
     rpl.add_argument("--out", help="where to write the replayed run (default: a temporary folder)")

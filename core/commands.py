@@ -240,6 +240,20 @@ def _host_or_none() -> PluginHost | None:
         return None
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    """`suite export RUN...`: per-episode records as JSON Lines or CSV."""
+    from suite.export import episode_rows, to_csv, to_jsonl
+
+    rows = list(episode_rows([existing_dir(r) for r in args.runs]))
+    text = to_csv(rows) if args.format == "csv" else to_jsonl(rows)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        err_console.print(f"{len(rows)} episodes written to {args.out}", highlight=False)
+    else:
+        console.file.write(text)
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """`suite replay RUN`: re-run every episode with the recorded replies; exit 1 on any difference."""
     from suite.replay import replay_run
