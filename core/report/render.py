@@ -30,6 +30,7 @@ def _headline_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]
                 names.setdefault(name, m["label"])
         metric_names[bench] = list(names.items())
         columns += [f"{bench} {label}" for _, label in metric_names[bench]] + [f"{bench} n", f"{bench} infra"]
+    columns += ["tokens", "cost $"]
     rows = []
     for row in summary["rows"]:
         cells = [row["model"] or "-", row["agent"]]
@@ -41,6 +42,8 @@ def _headline_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]
             cells += [_fmt(group["metrics"][n]) if n in group["metrics"] else "-" for n, _ in metric_names[bench]]
             n = str(group["episodes"]) + (f" (+{group['unfinished']} unfinished)" if group["unfinished"] else "")
             cells += [n, str(group["infra_failures"])]
+        groups = row["benchmarks"].values()
+        cells += [f"{sum(g['tokens'] for g in groups):,}", f"{sum(g['cost_usd'] for g in groups):.4f}"]
         rows.append(cells)
     return columns, rows
 
