@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.table import Table
 from suite.records import OUTCOMES
 
+PLAIN_WIDTH = 160  # the width of the plain-text copy `render` returns
+
 
 def _fmt(m: dict[str, Any]) -> str:
     if m["mean"] is None:
@@ -29,7 +31,7 @@ def _headline_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]
             for name, m in row["benchmarks"].get(bench, {}).get("metrics", {}).items():
                 names.setdefault(name, m["label"])
         metric_names[bench] = list(names.items())
-        columns += [f"{bench} {label}" for _, label in metric_names[bench]] + [f"{bench} n", f"{bench} infra"]
+        columns += [f"{bench}\n{label}" for _, label in metric_names[bench]] + [f"{bench}\nn", f"{bench}\ninfra"]
     columns += ["tokens", "cost $"]
     rows = []
     for row in summary["rows"]:
@@ -96,6 +98,11 @@ def _tables(summary: dict[str, Any]) -> list[tuple[str, list[str], list[list[str
     return tables
 
 
+def _one_line(column: str) -> str:
+    """A column name for formats without multi-line headers (`omniear\nSR` -> `omniear SR`)."""
+    return column.replace("\n", " ")
+
+
 def _cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.1f}"
@@ -110,14 +117,14 @@ def render(summary: dict[str, Any], fmt: str = "table", console: Console | None 
         out = io.StringIO()
         writer = csv.writer(out)
         columns, rows = _headline_rows(summary)
-        writer.writerow(columns)
+        writer.writerow([_one_line(c) for c in columns])
         writer.writerows(rows)
         return out.getvalue()
     if fmt == "md":
         parts = []
         for title, columns, rows in _tables(summary):
             parts.append(f"### {title}\n")
-            parts.append("| " + " | ".join(columns) + " |")
+            parts.append("| " + " | ".join(_one_line(c) for c in columns) + " |")
             parts.append("|" + "---|" * len(columns))
             parts += ["| " + " | ".join(r) + " |" for r in rows]
             parts.append("")
@@ -125,19 +132,54 @@ def render(summary: dict[str, Any], fmt: str = "table", console: Console | None 
         return "\n".join(parts) + "\n"
     if fmt != "table":
         raise ValueError(f"unknown report format {fmt!r}")
-    renderables: list[Any] = []
-    for title, columns, rows in _tables(summary):
-        table = Table(title=title, title_justify="left")
-        for col in columns:
-            table.add_column(col, overflow="fold")
-        for r in rows:
-            table.add_row(*r)
-        renderables.append(table)
-    renderables += [f"data: {note}" for note in _data_note(summary)]
     if console is not None:
-        for item in renderables:
+        for item in _renderables(summary, console.width):
             console.print(item, highlight=False)
-    plain = Console(file=io.StringIO(), width=160, color_system=None)
-    for item in renderables:
+    plain = Console(file=io.StringIO(), width=PLAIN_WIDTH, color_system=None)
+    for item in _renderables(summary, PLAIN_WIDTH):
         plain.print(item, highlight=False)
     return plain.file.getvalue()
+
+
+def _renderables(summary: dict[str, Any], width: int) -> list[Any]:
+    """Rich tables (the headline one split into parts that fit `width`), then the data notes."""
+    out: list[Any] = []
+    for index, (title, columns, rows) in enumerate(_tables(summary)):
+        parts = _fit(columns, rows, width) if index == 0 else [(columns, rows)]
+        for number, (cols, part_rows) in enumerate(parts, 1):
+            table = Table(title=title if number == 1 else f"{title}, continued ({number}/{len(parts)})",
+                          title_justify="left")
+            for col in cols:
+                table.add_column(col, overflow="fold")
+            for r in part_rows:
+                table.add_row(*r)
+            out.append(table)
+    return out + [f"data: {note}" for note in _data_note(summary)]
+
+
+def _fit(columns: list[str], rows: list[list[str]], width: int,
+         keep: int = 2) -> list[tuple[list[str], list[list[str]]]]:
+    """Split a table's column groups (columns sharing the header's first line) into tables no wider than `width`,
+    each repeating the first `keep` columns; one table when it fits or a group alone is too wide."""
+    def natural(i: int) -> int:
+        return max([*(len(line) for line in columns[i].split("\n")), *(len(r[i]) for r in rows)]) + 3
+
+    groups: list[list[int]] = []
+    for i in range(keep, len(columns)):
+        head = columns[i].split("\n", 1)[0] if "\n" in columns[i] else None
+        if groups and head is not None and columns[groups[-1][0]].split("\n", 1)[0] == head:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    base = sum(natural(i) for i in range(keep)) + 1
+    chunks: list[list[int]] = [[]]
+    used = base
+    for group in groups:
+        size = sum(natural(i) for i in group)
+        if chunks[-1] and used + size > width:
+            chunks.append([])
+            used = base
+        chunks[-1] += group
+        used += size
+    picked = [list(range(keep)) + chunk for chunk in chunks]
+    return [([columns[i] for i in cols], [[r[i] for i in cols] for r in rows]) for cols in picked]
