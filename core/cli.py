@@ -19,7 +19,7 @@ console = Console(width=None if sys.stdout.isatty() else 200)
 err_console = Console(stderr=True, width=None if sys.stderr.isatty() else 200)
 
 RUN_FLAGS = {
-    "plugins": "run.plugins", "model": "run.model", "agent": "run.agent", "limit": "run.limit",
+    "plugins": "run.plugins", "model": "run.model", "agent": "run.agent", "label": "run.label", "limit": "run.limit",
     "tasks": "run.tasks", "repeats": "run.repeats", "seed": "run.seed", "out": "run.out",
     "concurrency": "run.concurrency",
     "max_cost": "run.max_cost", "executor": "run.executor", "ray_address": "ray.address",
@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--plugins", help="comma-separated plugins or benchmarks, e.g. omniear")
     run.add_argument("--model", help="litellm model string, e.g. openai/gpt-4o")
     run.add_argument("--agent", help="direct (default), oracle, or a plugin's agent")
+    run.add_argument("--label", help="name this run's variant (e.g. cot-prompt): a report row of its own")
     run.add_argument("--limit", type=int, help="at most N tasks per benchmark (seeded sample)")
     run.add_argument("--tasks", help="comma-separated task ids")
     run.add_argument("--repeats", type=int, help="run every selected task K times (reports give per-repeat stats)")

@@ -234,6 +234,7 @@ def run_metadata(host: PluginHost, cfg: DictConfig, benchmarks: list[str],
         "seed": int(cfg.run.seed),
         "model": cfg.run.model,
         "agent": cfg.run.agent,
+        "label": cfg.run.get("label"),
         "executor": cfg.run.executor,
     }
 

@@ -46,8 +46,8 @@ def test_report_of_two_runs_compares_the_later_with_the_first(tmp_path: Path,
     assert main(["report", str(oracle), str(stops), "--format", "json"]) == 0
     comparisons = {c["metric"]: c for c in json.loads(capsys.readouterr().out)["comparisons"]}
     success = comparisons["success"]
-    assert success["baseline"] == {"model": None, "agent": "oracle"}
-    assert success["other"] == {"model": "scripted/counter-stops", "agent": "direct"}
+    assert success["baseline"] == {"model": None, "agent": "oracle", "label": None}
+    assert success["other"] == {"model": "scripted/counter-stops", "agent": "direct", "label": None}
     assert (success["pairs"], success["unpaired"]) == (5, 7)
     assert success["mean_diff"] == success["ci_low"] == success["ci_high"] == -1.0
     assert main(["report", str(oracle), str(stops)]) == 0
@@ -62,3 +62,38 @@ def test_one_row_has_no_comparisons(tmp_path: Path, capsys: pytest.CaptureFixtur
     capsys.readouterr()
     assert main(["report", str(out), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["comparisons"] == []
+
+
+def test_labels_keep_runs_of_one_model_and_agent_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    roots = {label: tmp_path / label for label in ("plain", "variant")}
+    for label, root in roots.items():
+        assert main(["run", "--plugins", "template", "--agent", "oracle", "--limit", "3", "--label", label,
+                     "--out", str(root), "--no-report"]) == 0
+    unlabelled = tmp_path / "unlabelled"
+    assert main(["run", "--plugins", "template", "--agent", "oracle", "--limit", "3", "--out", str(unlabelled),
+                 "--no-report"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(roots["plain"]), str(roots["variant"]), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(r["agent"], r["label"]) for r in report["rows"]] == [("oracle", "plain"), ("oracle", "variant")]
+    assert {c["other"]["label"] for c in report["comparisons"]} == {"variant"}
+    assert all(c["mean_diff"] == 0.0 and c["pairs"] == 3 for c in report["comparisons"])
+    assert main(["report", str(roots["plain"]), str(roots["variant"])]) == 0
+    assert "oracle (variant)" in capsys.readouterr().out
+    assert main(["report", str(unlabelled), str(unlabelled), "--format", "json"]) == 0
+    assert [r["label"] for r in json.loads(capsys.readouterr().out)["rows"]] == [None]
+
+
+def test_the_same_episodes_twice_in_one_row_are_flagged(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        caplog: pytest.LogCaptureFixture) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    for root in (first, second):
+        assert main(["run", "--plugins", "template", "--agent", "oracle", "--limit", "2", "--out", str(root),
+                     "--no-report"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(first), str(first), "--format", "json"]) == 0  # one folder named twice: read once
+    assert json.loads(capsys.readouterr().out)["rows"][0]["benchmarks"]["counter"]["episodes"] == 2
+    assert not caplog.records
+    assert main(["report", str(first), str(second), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"][0]["benchmarks"]["counter"]["episodes"] == 4
+    assert "2 episode(s) of" in caplog.text and "--label" in caplog.text

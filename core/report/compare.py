@@ -1,4 +1,4 @@
-"""Paired comparisons between (model, agent) rows: each row against the first, on the episodes both finished."""
+"""Paired comparisons between report rows: each row against the first, on the episodes both finished."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from suite.records import INFRA_OUTCOMES
 from suite.report.stats import bootstrap_ci, bootstrap_macro_ci, finite_or_none
 
 Records = list[dict[str, Any]]
+RowKey = tuple[str, str, str]  # (model, agent, label) as text; "None" and "" when absent
 
 
 def metric_value(record: dict[str, Any], name: str) -> float | None:
@@ -43,9 +44,9 @@ def paired_differences(base: Records, other: Records, name: str,
     return diffs, len(a.keys() ^ b.keys())
 
 
-def compare_rows(host: PluginHost | None, groups: Mapping[tuple[str, str], Mapping[str, Records]], resamples: int,
+def compare_rows(host: PluginHost | None, groups: Mapping[RowKey, Mapping[str, Records]], resamples: int,
                  confidence: float, seed: int) -> list[dict[str, Any]]:
-    """Every later (model, agent) row against the first: per benchmark and headline metric, the mean paired
+    """Every later (model, agent, label) row against the first: per benchmark and headline metric, the mean paired
     difference with a bootstrap CI over episodes (within each group for macro metrics)."""
     keys = list(groups)
     if len(keys) < 2 or host is None:
@@ -62,7 +63,7 @@ def compare_rows(host: PluginHost | None, groups: Mapping[tuple[str, str], Mappi
                 else:
                     mean, low, high = bootstrap_ci(diffs.get("", []), resamples, confidence, seed)
                 out.append({
-                    "baseline": _row_id(base_key), "other": _row_id(key), "benchmark": bench,
+                    "baseline": row_id(base_key), "other": row_id(key), "benchmark": bench,
                     "metric": metric.name, "label": metric.label, "percent": metric.percent,
                     "pairs": sum(len(v) for v in diffs.values()), "unpaired": unpaired,
                     "mean_diff": finite_or_none(mean), "ci_low": finite_or_none(low), "ci_high": finite_or_none(high),
@@ -70,5 +71,6 @@ def compare_rows(host: PluginHost | None, groups: Mapping[tuple[str, str], Mappi
     return out
 
 
-def _row_id(key: tuple[str, str]) -> dict[str, str | None]:
-    return {"model": None if key[0] == "None" else key[0], "agent": key[1]}
+def row_id(key: RowKey) -> dict[str, str | None]:
+    """A report row's identity as JSON: model (None for model-less agents), agent, label (None if unset)."""
+    return {"model": None if key[0] == "None" else key[0], "agent": key[1], "label": key[2] or None}

@@ -35,7 +35,7 @@ def _headline_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]
     columns += ["tokens", "cost $"]
     rows = []
     for row in summary["rows"]:
-        cells = [row["model"] or "-", row["agent"]]
+        cells = [row["model"] or "-", _agent(row)]
         for bench in benches:
             group = row["benchmarks"].get(bench)
             if group is None:
@@ -55,7 +55,7 @@ def _outcome_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     rows = []
     for row in summary["rows"]:
         for bench, group in sorted(row["benchmarks"].items()):
-            rows.append([row["model"] or "-", row["agent"], bench, *(str(group["outcomes"][o]) for o in OUTCOMES)])
+            rows.append([row["model"] or "-", _agent(row), bench, *(str(group["outcomes"][o]) for o in OUTCOMES)])
     return columns, rows
 
 
@@ -69,7 +69,7 @@ def _comparison_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]
             low, high = c["ci_low"] * scale, c["ci_high"] * scale
             marker = " *" if low > 0 or high < 0 else ""
             cell = f"{c['mean_diff'] * scale:+.1f} [{low:+.1f}, {high:+.1f}]{marker}"
-        rows.append([c["other"]["model"] or "-", c["other"]["agent"], c["benchmark"], c["label"], cell,
+        rows.append([c["other"]["model"] or "-", _agent(c["other"]), c["benchmark"], c["label"], cell,
                      str(c["pairs"]), str(c["unpaired"])])
     return columns, rows
 
@@ -89,13 +89,18 @@ def _tables(summary: dict[str, Any]) -> list[tuple[str, list[str], list[list[str
               ("Outcomes (failure taxonomy)", *_outcome_rows(summary))]
     if summary.get("comparisons"):
         base = summary["comparisons"][0]["baseline"]
-        title = (f"Paired differences against {base['model'] or '-'} / {base['agent']} (same episodes; mean "
+        title = (f"Paired differences against {base['model'] or '-'} / {_agent(base)} (same episodes; mean "
                  f"[{conf}% bootstrap CI]; * where the CI excludes 0)")
         tables.append((title, *_comparison_rows(summary)))
     for bench, details in summary["details"].items():
         for t in details:
             tables.append((f"{bench}: {t['title']}", t["columns"], [[_cell(c) for c in r] for r in t["rows"]]))
     return tables
+
+
+def _agent(row: dict[str, Any]) -> str:
+    """The agent cell: the agent, and the run label when there is one."""
+    return f"{row['agent']} ({row['label']})" if row.get("label") else str(row["agent"])
 
 
 def _one_line(column: str) -> str:

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from suite.plugins import PluginHost
 from suite.records import INFRA_OUTCOMES, OUTCOMES
-from suite.report.compare import compare_rows, metric_value
+from suite.report.compare import RowKey, compare_rows, metric_value, row_id
 from suite.report.stats import bootstrap_ci, bootstrap_macro_ci, finite_or_none
 from suite.store import RunStore
 
 REPORT_FORMAT = "embodied-suite.report/1"
+log = logging.getLogger("suite.report")
 
 
 def _metric_values(records: list[dict[str, Any]], name: str, group: str | None = None) -> dict[str, list[float]]:
@@ -55,17 +57,30 @@ def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[
     }
 
 
+def _distinct(run_dirs: list[Path]) -> list[Path]:
+    """The run folders in the order given, each once (the same folder named twice is read once)."""
+    out: dict[Path, Path] = {}
+    for run_dir in run_dirs:
+        out.setdefault(Path(run_dir).resolve(), Path(run_dir))
+    return list(out.values())
+
+
 def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 1000, confidence: float = 0.95,
               seed: int = 0) -> dict[str, Any]:
     """The whole report as a JSON-ready dict (format `embodied-suite.report/1`, see docs/report.md)."""
-    groups: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
-    unfinished: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    groups: dict[RowKey, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    unfinished: dict[RowKey, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     runs, all_records = [], defaultdict(list)
-    for run_dir in run_dirs:
+    seen: dict[RowKey, dict[str, Path]] = defaultdict(dict)
+    shared: dict[tuple[Path, Path], int] = defaultdict(int)
+    for run_dir in _distinct(run_dirs):
         store = RunStore(run_dir)
         meta = store.meta()
-        key = (str(meta.get("model")), str(meta.get("agent")))
+        key = (str(meta.get("model")), str(meta.get("agent")), str(meta.get("label") or ""))
         for rec in store.records():
+            earlier = seen[key].setdefault(rec["episode_id"], run_dir)
+            if earlier != run_dir:
+                shared[(earlier, run_dir)] += 1
             groups[key][rec["benchmark"]].append(rec)
             all_records[rec["benchmark"]].append(rec)
         for row in store.db.execute("SELECT benchmark, COUNT(*) FROM episodes WHERE status!='done' GROUP BY 1"):
@@ -74,13 +89,15 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
                      "status": meta.get("status"), "data": meta.get("data", {}), "counts": store.counts(),
                      "superseded": len(store.superseded())})
         store.close()
+    for (first, second), count in shared.items():
+        log.warning("%d episode(s) of %s are also in %s, with the same model, agent and label: both copies are "
+                    "counted in one row (give the runs a --label to keep them apart)", count, second, first)
     rows = []
-    for (model, agent), benches in groups.items():
-        names = sorted(set(benches) | set(unfinished[(model, agent)]))
+    for key, benches in groups.items():
+        names = sorted(set(benches) | set(unfinished[key]))
         rows.append({
-            "model": None if model == "None" else model,
-            "agent": agent,
-            "benchmarks": {b: summarize_benchmark(host, b, benches.get(b, []), unfinished[(model, agent)][b],
+            **row_id(key),
+            "benchmarks": {b: summarize_benchmark(host, b, benches.get(b, []), unfinished[key][b],
                                                   resamples, confidence, seed) for b in names},
         })
     details = {}
