@@ -22,9 +22,6 @@ from suite.store import CONFIG_NAME, RunStore
 
 EXIT_INTERRUPTED = 130
 EXIT_STOPPED = 3
-RUN_FLAGS_NO_OUT = {k: v for k, v in RUN_FLAGS.items() if k != "out"}
-
-
 def _split(value: Any) -> list[str]:
     if value is None:
         return []
@@ -79,6 +76,7 @@ def start_session(
     model = model or _model_client(cfg, host, benchmarks)
     root = runner.new_run_dir(out)
     store = RunStore(root, create=True)
+    OmegaConf.update(cfg, "run.out", str(root))  # the saved config says where the run is
     runner.save_config(cfg, root)
     meta = runner.run_metadata(host, cfg, benchmarks, choices)
     store.set_meta(**meta, created_at=time.time(), status="running")
@@ -153,9 +151,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.resume:
         session, tasks = resume_session(host, existing_dir(args.resume), args)
     else:
-        cfg = compose_config(host, args, RUN_FLAGS_NO_OUT)
+        cfg = compose_config(host, args, RUN_FLAGS)
         _apply_data_dir(cfg, runner.resolve_benchmarks(host, _split(cfg.run.plugins)), args.data_dir)
-        session, tasks = start_session(host, cfg, args.out)
+        session, tasks = start_session(host, cfg, cfg.run.out)
     status = execute_session(session, tasks)
     return _finish(session, status, not args.no_report)
 

@@ -97,3 +97,15 @@ def test_the_same_episodes_twice_in_one_row_are_flagged(tmp_path: Path, capsys: 
     assert main(["report", str(first), str(second), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["rows"][0]["benchmarks"]["counter"]["episodes"] == 4
     assert "2 episode(s) of" in caplog.text and "--label" in caplog.text
+
+
+def test_plugin_detail_tables_keep_labels_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    roots = [tmp_path / "a", tmp_path / "b"]
+    for root, label in zip(roots, ("a", "b"), strict=True):
+        assert main(["run", "--plugins", "omniear", "--agent", "oracle", "--limit", "2", "--label", label,
+                     "--out", str(root), "--no-report"]) == 0
+    capsys.readouterr()
+    assert main(["report", *map(str, roots), "--format", "json"]) == 0
+    details = json.loads(capsys.readouterr().out)["details"]["omniear"]
+    agents = {row[1] for table in details for row in table["rows"] if table["columns"][:2] == ["model", "agent"]}
+    assert agents == {"oracle (a)", "oracle (b)"}

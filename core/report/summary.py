@@ -82,7 +82,8 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
             if earlier != run_dir:
                 shared[(earlier, run_dir)] += 1
             groups[key][rec["benchmark"]].append(rec)
-            all_records[rec["benchmark"]].append(rec)
+            # plugins' detail tables group by model and agent: a labelled run's rows carry the label with the agent
+            all_records[rec["benchmark"]].append({**rec, "agent": f"{rec['agent']} ({key[2]})"} if key[2] else rec)
         for row in store.db.execute("SELECT benchmark, COUNT(*) FROM episodes WHERE status!='done' GROUP BY 1"):
             unfinished[key][row[0]] += row[1]
         runs.append({"path": str(run_dir), "model": meta.get("model"), "agent": meta.get("agent"),
