@@ -66,3 +66,11 @@ def test_repeats_run_every_task_k_times(tmp_path: Path) -> None:
                  "--repeats", "3", "--no-report"]) == 0
     ids = sorted(r["task_id"] for r in RunStore(out).records())
     assert ids == ["c01 #1", "c01 #2", "c01 #3", "c02 #1", "c02 #2", "c02 #3"]
+
+
+def test_run_out_from_the_config_names_the_folder_and_is_saved(tmp_path: Path) -> None:
+    out = tmp_path / "from-config"
+    assert main(["run", "--plugins", "template", "--agent", "oracle", "--limit", "1", "--no-report",
+                 f"run.out={out}"]) == 0
+    assert len(RunStore(out).records()) == 1
+    assert f"out: {out}" in (out / "config.yaml").read_text()
