@@ -76,6 +76,7 @@ def start_session(
     model = model or _model_client(cfg, host, benchmarks)
     root = runner.new_run_dir(out)
     store = RunStore(root, create=True)
+    store.lock()
     OmegaConf.update(cfg, "run.out", str(root))  # the saved config says where the run is
     runner.save_config(cfg, root)
     meta = runner.run_metadata(host, cfg, benchmarks, choices)
@@ -89,6 +90,7 @@ def start_session(
 def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tuple[runner.RunSession, list]:
     """Reopen a run folder and plan only its unfinished episodes."""
     store = RunStore(root)
+    store.lock()
     cfg = configmod.load_saved(root / CONFIG_NAME)
     configmod.apply_overrides(cfg, list(args.overrides or []))
     if args.concurrency:

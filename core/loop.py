@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -12,6 +14,7 @@ from suite.agents import Agent
 from suite.errors import BudgetExceeded, ModelError
 from suite.records import (
     INFRA_OUTCOMES,
+    OUTCOMES,
     Observation,
     Settlement,
     StepRecord,
@@ -27,7 +30,11 @@ Offload = Callable[..., Awaitable[Any]]
 
 
 class EpisodeTimeout(Exception):
-    """The episode ran past its wall-clock limit."""
+    """The episode ran past its wall-clock limit (`busy`: a simulator call it gave up on may still be running)."""
+
+    def __init__(self, busy: bool = False) -> None:
+        super().__init__()
+        self.busy = busy
 
 
 @dataclass
@@ -72,16 +79,23 @@ def _strip_images(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 async def _blocking(offload: Offload, fn: Callable[..., Any], *args: Any, deadline: float | None,
                     **kwargs: Any) -> Any:
-    call = offload(fn, *args, **kwargs)
+    """A simulator call off the event loop, within the episode's deadline."""
+    return await _within(offload(fn, *args, **kwargs), deadline, busy=True)
+
+
+async def _within(call: Awaitable[Any], deadline: float | None, busy: bool = False) -> Any:
+    """Await `call`, or raise EpisodeTimeout at the deadline (a coroutine is cancelled; a thread runs on)."""
     if deadline is None:
         return await call
     remaining = deadline - time.monotonic()
     if remaining <= 0:
+        if asyncio.iscoroutine(call):
+            call.close()
         raise EpisodeTimeout
     try:
         return await asyncio.wait_for(call, remaining)
     except TimeoutError:
-        raise EpisodeTimeout from None
+        raise EpisodeTimeout(busy) from None
 
 
 async def run_episode(
@@ -107,12 +121,12 @@ async def run_episode(
         obs = await _blocking(offload, env.reset, deadline=deadline)
         traj.initial = obs
         sink.start(task, obs)
-        await agent.begin(task, env)
+        await _within(agent.begin(task, env), deadline)
         limit = task.max_steps or 10**9
         traj.end_reason = "max_steps"
         while len(traj.steps) < limit:
             t0 = time.monotonic()
-            turn = await agent.act(task, obs, traj.steps)
+            turn = await _within(agent.act(task, obs, traj.steps), deadline)
             t1 = time.monotonic()
             if turn.action.ok:
                 result: StepResult = await _blocking(offload, env.step, turn.action.value, deadline=deadline)
@@ -142,13 +156,21 @@ async def run_episode(
             if deadline is not None and time.monotonic() > deadline:
                 raise EpisodeTimeout
     except BudgetExceeded:
+        if env is not None:
+            _close_later(env)
         raise
     except ModelError as exc:
         traj.end_reason, traj.error = "model_error", str(exc)
-    except EpisodeTimeout:
+    except EpisodeTimeout as exc:
         traj.end_reason, traj.error = "timeout", f"episode exceeded {timeout_s} s"
+        if exc.busy:  # the simulator call runs on in its thread: its state can be neither settled nor closed
+            env = None
     except Exception as exc:  # a simulator or plugin fault is an env_error, never an agent failure
         traj.end_reason, traj.error = "env_error", f"{type(exc).__name__}: {exc}"
+    except BaseException:  # cancelled (Ctrl-C): unfinished, but its simulator is released
+        if env is not None:
+            _close_later(env)
+        raise
     settlement = await _settle(host, task, traj, env, offload)
     if env is not None:
         try:
@@ -169,6 +191,9 @@ async def _settle(host: Any, task: Task, traj: Trajectory, env: Any, offload: Of
         )
     except Exception as exc:  # noqa: BLE001
         return Settlement(outcome="env_error", failure_reason=f"settle failed: {type(exc).__name__}: {exc}")
+    problem = settlement_problem(settlement)
+    if problem:
+        return Settlement(outcome="env_error", failure_reason=f"settle returned an invalid settlement: {problem}")
     if traj.end_reason in INFRA_OUTCOMES and settlement.outcome != "success":
         settlement.outcome = traj.end_reason
         settlement.failure_reason = traj.error
@@ -176,3 +201,33 @@ async def _settle(host: Any, task: Task, traj: Trajectory, env: Any, offload: Of
     if notes and settlement.outcome != "success":
         settlement.failure_reason = f"{settlement.failure_reason}; agent: {notes[-1]}"
     return settlement
+
+
+def settlement_problem(settlement: Any) -> str | None:
+    """Why a plugin's `settle` result cannot be stored (None when it can)."""
+    if not isinstance(settlement, Settlement):
+        return f"{type(settlement).__name__}, not a suite.records.Settlement"
+    if settlement.outcome not in OUTCOMES:
+        return f"outcome {settlement.outcome!r} is not one of {', '.join(OUTCOMES)}"
+    for name in ("failure_reason", "category"):
+        if not isinstance(getattr(settlement, name), str | None):
+            return f"{name} is {type(getattr(settlement, name)).__name__}, not text"
+    if not isinstance(settlement.metrics, dict) or not all(isinstance(k, str) for k in settlement.metrics):
+        return "metrics is not a dict with text keys"
+    try:
+        json.dumps(settlement.metrics)
+    except (TypeError, ValueError) as exc:
+        return f"metrics are not JSON: {exc}"
+    return None
+
+
+def _close_later(env: Any) -> None:
+    """Release a simulator from a worker thread without waiting (the episode is being abandoned)."""
+
+    def close() -> None:
+        try:
+            env.close()
+        except Exception:  # noqa: BLE001, S110 - best effort: the episode is unfinished either way
+            pass
+
+    threading.Thread(target=close, name="suite-close-env", daemon=True).start()

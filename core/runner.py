@@ -7,6 +7,7 @@ import platform
 import random
 import subprocess
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cached_property
@@ -201,8 +202,12 @@ def load_all_tasks(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> 
     tasks: list[Task] = []
     repeats = int(cfg.run.get("repeats") or 1)
     for bench in benchmarks:
-        loaded = host.call("load_tasks", bench, config=cfg.get(bench) or OmegaConf.create({}))
-        tasks += select_tasks(list(loaded), cfg.run.tasks, cfg.run.limit, int(cfg.run.seed), repeats)
+        loaded = list(host.call("load_tasks", bench, config=cfg.get(bench) or OmegaConf.create({})))
+        twice = sorted(i for i, n in Counter(t.id for t in loaded).items() if n > 1)
+        if twice:
+            raise ConfigError(f"{bench}: task id(s) {', '.join(twice[:5])} appear more than once in its data; "
+                              "every task needs its own id")
+        tasks += select_tasks(loaded, cfg.run.tasks, cfg.run.limit, int(cfg.run.seed), repeats)
     if not tasks:
         raise ConfigError("no tasks selected (check --tasks and --limit)")
     return tasks
@@ -240,14 +245,23 @@ def run_metadata(host: PluginHost, cfg: DictConfig, benchmarks: list[str],
 
 
 def new_run_dir(out: str | None) -> Path:
-    """A fresh run folder: `--out` as given, or runs/<UTC timestamp>."""
+    """A fresh run folder: `--out` as given, or runs/<UTC timestamp> (with `-2`, `-3`... if that one is taken)."""
     if out and out != "runs":
         path = Path(out)
         if (path / "run.sqlite").exists():
             raise SuiteError(f"{path} already holds a run; use --resume {path} or another --out")
         return path
+    parent = Path(out or "runs")
+    parent.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return Path(out or "runs") / stamp
+    for n in range(1, 1000):
+        path = parent / (stamp if n == 1 else f"{stamp}-{n}")
+        try:
+            path.mkdir()  # atomic: two runs started in the same second get different folders
+        except FileExistsError:
+            continue
+        return path
+    raise SuiteError(f"no free run folder name under {parent} for {stamp}")
 
 
 def make_executor(name: str) -> Any:

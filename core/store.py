@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -12,7 +14,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from suite.errors import SuiteError
 from suite.records import EpisodeRecord, Observation
@@ -20,6 +22,7 @@ from suite.schemas import validate
 
 RECORD_SCHEMA = Path(__file__).parent / "jsonschemas" / "episode_record.schema.json"
 DB_NAME = "run.sqlite"
+LOCK_NAME = ".lock"  # held (flock) by the process running the run
 CONFIG_NAME = "config.yaml"
 
 _SCHEMA_SQL = """
@@ -62,14 +65,34 @@ class RunStore:
             raise SuiteError(f"{self.root}: not a run folder (no {DB_NAME})")
         (self.root / "traces").mkdir(exist_ok=True)
         self._lock = threading.Lock()
+        self._lock_file: IO[str] | None = None
         self.db = sqlite3.connect(self.root / DB_NAME, check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(_SCHEMA_SQL)
 
     def close(self) -> None:
-        """Close the database."""
+        """Close the database (and give up the run lock, if held)."""
         self.db.close()
+        if self._lock_file is not None:
+            self._lock_file.close()
+            self._lock_file = None
+
+    def lock(self) -> None:
+        """Claim the run for this process; a SuiteError if another live process is running it."""
+        handle = (self.root / LOCK_NAME).open("a+")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            owner = handle.read().strip() or "another process"
+            handle.close()
+            raise SuiteError(f"{self.root} is being run by {owner}; wait for it to end (or stop it) first") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}")
+        handle.flush()
+        self._lock_file = handle
 
     def set_meta(self, **values: Any) -> None:
         """Store run metadata values (JSON)."""

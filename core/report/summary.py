@@ -73,10 +73,12 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
     runs, all_records = [], defaultdict(list)
     seen: dict[RowKey, dict[str, Path]] = defaultdict(dict)
     shared: dict[tuple[Path, Path], int] = defaultdict(int)
+    order: dict[RowKey, None] = {}  # rows in the order of their first run, finished episodes or not
     for run_dir in _distinct(run_dirs):
         store = RunStore(run_dir)
         meta = store.meta()
         key = (str(meta.get("model")), str(meta.get("agent")), str(meta.get("label") or ""))
+        order.setdefault(key)
         for rec in store.records():
             earlier = seen[key].setdefault(rec["episode_id"], run_dir)
             if earlier != run_dir:
@@ -94,7 +96,8 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
         log.warning("%d episode(s) of %s are also in %s, with the same model, agent and label: both copies are "
                     "counted in one row (give the runs a --label to keep them apart)", count, second, first)
     rows = []
-    for key, benches in groups.items():
+    for key in order:
+        benches = groups[key]
         names = sorted(set(benches) | set(unfinished[key]))
         rows.append({
             **row_id(key),
@@ -106,6 +109,6 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
         spec = host.registry.benchmarks.get(bench) if host else None
         if spec and spec.detail_tables:
             details[bench] = [vars(t) for t in spec.detail_tables(records)]
-    comparisons = compare_rows(host, groups, resamples, confidence, seed)
+    comparisons = compare_rows(host, {key: groups[key] for key in order}, resamples, confidence, seed)
     return {"format": REPORT_FORMAT, "confidence": confidence, "runs": runs, "rows": rows, "details": details,
             "comparisons": comparisons}
