@@ -89,16 +89,18 @@ def start_session(
 
 def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tuple[runner.RunSession, list]:
     """Reopen a run folder and plan only its unfinished episodes."""
+    _check_resume_args(args)
     store = RunStore(root)
     store.lock()
     cfg = configmod.load_saved(root / CONFIG_NAME)
     configmod.apply_overrides(cfg, list(args.overrides or []))
-    if args.concurrency:
-        cfg.run.concurrency = args.concurrency
-    if args.max_cost is not None:
-        cfg.run.max_cost = args.max_cost
+    for flag, key in (("concurrency", "run.concurrency"), ("max_cost", "run.max_cost"),
+                      ("executor", "run.executor"), ("ray_address", "ray.address")):
+        if getattr(args, flag, None) is not None:
+            OmegaConf.update(cfg, key, getattr(args, flag))
     meta = store.meta()
     benchmarks = list(meta["benchmarks"])
+    _check_data_unchanged(meta)
     if args.retry_infra:
         reopened = store.reopen(INFRA_OUTCOMES)
         counts = ", ".join(f"{n} {outcome}" for outcome, n in sorted(reopened.items())) or "none"
@@ -114,6 +116,34 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
     info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)
     labels = {b: f"{d['kind']}:{d['path']}" for b, d in meta.get("data", {}).items()}
     return runner.RunSession(host, cfg, store, info, labels, model=model), tasks
+
+
+#: What a resumed run may change: how it runs, never what it measures (the saved config says that).
+RESUMABLE_KEYS = ("run.concurrency", "run.max_cost", "run.executor", "run.episode_timeout_s", "ray.", "report.",
+                  "model.params", "model.cache", "model.retries", "model.backoff_", "model.rpm", "model.tpm",
+                  "model.price_per_mtok")
+FIXED_FLAGS = ("plugins", "model", "agent", "label", "limit", "tasks", "repeats", "seed", "out", "data_dir")
+
+
+def _check_resume_args(args: argparse.Namespace) -> None:
+    """Refuse flags and overrides that would change what a resumed run measures."""
+    flags = [f"--{f.replace('_', '-')}" for f in FIXED_FLAGS if getattr(args, f, None) is not None]
+    keys = [o.split("=", 1)[0].strip() for o in args.overrides or []]
+    fixed = flags + [k for k in keys if not k.startswith(RESUMABLE_KEYS)]
+    if fixed:
+        raise ConfigError(f"{', '.join(fixed)} cannot change when a run is resumed (its finished episodes were run "
+                          "with the saved config); start a new run instead")
+
+
+def _check_data_unchanged(meta: dict[str, Any]) -> None:
+    """Refuse to resume on data that changed since the run started (its hash is in the run metadata)."""
+    for bench, data in sorted(meta.get("data", {}).items()):
+        path = Path(data["path"])
+        if not path.is_dir():
+            raise SuiteError(f"the {bench} data of this run is no longer at {path}")
+        if data.get("sha256") and datadirs.tree_hash(path) != data["sha256"]:
+            raise SuiteError(f"the {bench} data at {path} changed since the run started; resuming would mix "
+                             "results on two versions of it (start a new run)")
 
 
 def execute_session(session: runner.RunSession, tasks: list) -> str:

@@ -137,3 +137,33 @@ def test_a_run_with_no_finished_episode_is_still_reported(tmp_path: Path) -> Non
     store.close()
     rows = summarize(None, [tmp_path / "r"])["rows"]
     assert len(rows) == 1 and rows[0]["benchmarks"]["counter"]["unfinished"] == 2
+
+
+@pytest.fixture
+def finished_run(tmp_path: Path) -> Path:
+    data = tmp_path / "data"
+    shutil.copytree(TEMPLATE_DIR / "data", data)
+    out = tmp_path / "r"
+    assert main(["run", "--plugins", "template", "--agent", "oracle", "--limit", "3", "--data-dir", str(data),
+                 "--out", str(out), "--no-report"]) == 0
+    return out
+
+
+@pytest.mark.parametrize("extra", [["run.agent=direct"], ["--model", "scripted/counter-greedy"], ["--limit", "5"],
+                                   ["counter.data_dir=/elsewhere"], ["run.seed=3"]])
+def test_resume_refuses_what_would_change_the_measurement(finished_run: Path, extra: list[str],
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--resume", str(finished_run), "--no-report", *extra]) == 2
+    assert "cannot change when a run is resumed" in capsys.readouterr().err
+
+
+def test_resume_takes_changes_to_how_it_runs(finished_run: Path) -> None:
+    assert main(["run", "--resume", str(finished_run), "--no-report", "--concurrency", "2", "run.max_cost=5",
+                 "model.retries=2"]) == 0
+
+
+def test_resume_refuses_changed_data(finished_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tasks = tmp_path / "data" / "tasks.jsonl"
+    tasks.write_text(tasks.read_text().replace('"target": ', '"target": 1', 1))
+    assert main(["run", "--resume", str(finished_run), "--no-report"]) == 2
+    assert "changed since the run started" in capsys.readouterr().err
