@@ -111,23 +111,28 @@ class SharedLedger:
         if full:
             self.flush()
 
-    def flush(self) -> None:
-        """Send the replies counted here that the shared ledger has not seen yet."""
+    def flush(self) -> Any:
+        """Send the replies counted here that the shared ledger has not seen yet; the call's ref (None if none)."""
         with self._lock:
             pending, self._pending = self._pending, []
-        if pending:
-            self.services.record.remote(pending)
+        return self.services.record.remote(pending) if pending else None
 
     @property
     def total(self) -> Totals:
-        """The run's totals over every worker."""
-        self.flush()
+        """The run's totals over every worker (this worker's unsent replies included)."""
+        self.sync()
         return ray.get(self.services.totals.remote(None))
 
     def episode(self, key: str) -> Totals:
-        """One episode's totals."""
-        self.flush()
+        """One episode's totals (this worker's unsent replies included)."""
+        self.sync()
         return ray.get(self.services.totals.remote(key))
+
+    def sync(self) -> None:
+        """Flush, and wait until the shared ledger has counted it (its calls need not run in order)."""
+        sent = self.flush()
+        if sent is not None:
+            ray.get(sent)
 
 
 def start_services(cfg: DictConfig) -> Any:

@@ -174,7 +174,7 @@ class EpisodeWorker:
                     break
             done = batch[-1] is None
             if done and self.ledger is not None:
-                self.ledger.flush()  # the episode's replies are in the shared ledger before its end is
+                self.ledger.sync()  # the episode's replies are in the shared ledger before its end is
             yield [e for e in batch if e is not None]
             if done:
                 return
