@@ -165,14 +165,14 @@ class RunStore:
         """
         wanted = set(outcomes)
         rows = self.db.execute("SELECT episode_id, record FROM episodes WHERE status='done' ORDER BY position")
-        chosen = [(eid, raw) for eid, raw in rows if json.loads(raw)["outcome"] in wanted]
         counts: dict[str, int] = {}
         moves = []
-        for eid, raw in chosen:
-            attempt = 1 + self.db.execute("SELECT COUNT(*) FROM superseded WHERE episode_id=?", (eid,)).fetchone()[0]
-            trace = self._keep_attempt(eid, attempt)
-            moves.append((eid, attempt, raw, trace))
+        for eid, raw in rows.fetchall():
             outcome = json.loads(raw)["outcome"]
+            if outcome not in wanted:
+                continue
+            attempt = 1 + self.db.execute("SELECT COUNT(*) FROM superseded WHERE episode_id=?", (eid,)).fetchone()[0]
+            moves.append((eid, attempt, raw, self._keep_attempt(eid, attempt)))
             counts[outcome] = counts.get(outcome, 0) + 1
         now = time.time()
         with self._lock:
