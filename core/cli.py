@@ -70,6 +70,9 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("runs", nargs="+", metavar="RUN")
     rep.add_argument("--format", choices=["table", "md", "csv", "json"], default="table")
 
+    lst = sub.add_parser("runs", help="the run folders under a directory: status, model, agent, label, progress")
+    lst.add_argument("root", nargs="?", default="runs", metavar="DIR", help="where to look (default: runs)")
+
     exp = sub.add_parser("export", help="every finished episode's record of one or more runs, for your own analyses")
     exp.add_argument("runs", nargs="+", metavar="RUN")
     exp.add_argument("--format", choices=["jsonl", "csv"], default="jsonl")

@@ -18,7 +18,7 @@ from suite.progress import RunProgress
 from suite.records import INFRA_OUTCOMES
 from suite.report import render, summarize
 from suite.runinfo import RunInfo
-from suite.store import CONFIG_NAME, RunStore
+from suite.store import CONFIG_NAME, DB_NAME, RunStore
 
 EXIT_INTERRUPTED = 130
 EXIT_STOPPED = 3
@@ -268,6 +268,32 @@ def _host_or_none() -> PluginHost | None:
     except PluginError as exc:
         err_console.print(f"warning: {exc}; the report shows outcomes only", highlight=False)
         return None
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    """`suite runs [DIR]`: every run folder under DIR (any depth) with its status and progress."""
+    root = existing_dir(args.root)
+    rows = []
+    for db in sorted(root.rglob(DB_NAME)):
+        store = RunStore(db.parent)
+        try:
+            meta, counts = store.meta(), store.counts()
+            spent = sum(r["cost_usd"] for r in store.records())
+            status = str(meta.get("status", "?"))
+            if status == "running" and not store.in_use():
+                status = "crashed (resume it)"
+        finally:
+            store.close()
+        total = sum(counts.values())
+        rows.append([str(db.parent), status, ",".join(meta.get("benchmarks", [])),
+                     meta.get("model") or "-", meta.get("agent", "?"), meta.get("label") or "-",
+                     f"{counts.get('done', 0)}/{total}", f"{spent:.4f}"])
+    if not rows:
+        err_console.print(f"no run folders under {root}", highlight=False)
+        return 0
+    print_table(f"Runs under {root}", ["run", "status", "benchmarks", "model", "agent", "label", "done", "cost $"],
+                rows)
+    return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:

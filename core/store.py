@@ -94,6 +94,19 @@ class RunStore:
         handle.flush()
         self._lock_file = handle
 
+    def in_use(self) -> bool:
+        """Whether a live process holds the run's lock (a run marked running without one has crashed)."""
+        path = self.root / LOCK_NAME
+        if not path.exists():
+            return False
+        with path.open("a+") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(handle, fcntl.LOCK_UN)
+        return False
+
     def set_meta(self, **values: Any) -> None:
         """Store run metadata values (JSON)."""
         with self._lock:
