@@ -12,7 +12,8 @@ from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import ConfigAttributeError, ConfigKeyError, OmegaConfBaseException
 from suite.errors import ConfigError
 
-SECRET_KEY = re.compile(r"(api[_-]?key|token|secret|password|authorization)", re.IGNORECASE)
+#: Names of values that hold credentials (`max_tokens` and the like are counts, not secrets).
+SECRET_KEY = re.compile(r"(api[_-]?key|token$|secret|password|authorization)", re.IGNORECASE)
 REDACTED = "<redacted>"
 
 
@@ -97,7 +98,8 @@ def redacted(cfg: DictConfig) -> dict[str, Any]:
 
 def _redact(node: Any) -> Any:
     if isinstance(node, dict):
-        return {k: (REDACTED if SECRET_KEY.search(str(k)) and v else _redact(v)) for k, v in node.items()}
+        return {k: (REDACTED if SECRET_KEY.search(str(k)) and isinstance(v, str) and v else _redact(v))
+                for k, v in node.items()}
     if isinstance(node, list):
         return [_redact(v) for v in node]
     return node

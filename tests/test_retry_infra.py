@@ -60,3 +60,24 @@ def test_retry_infra_reruns_only_infra_failures_and_keeps_the_first_attempts(
 def test_retry_infra_needs_resume(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--plugins", "template", "--agent", "oracle", "--retry-infra"]) == 2
     assert "use it with --resume" in capsys.readouterr().err
+
+
+def test_a_model_run_of_a_benchmark_with_model_defaults_resumes(tmp_path: Path) -> None:
+    """`omniear.model_defaults.max_tokens` is a count, not a secret: the saved config keeps it usable."""
+    provider = {"down": True}
+
+    def flaky(messages: list[dict[str, Any]]) -> str:
+        if provider["down"]:
+            raise load_litellm().InternalServerError("upstream unavailable", llm_provider="scripted", model="flaky")
+        return "DONE"
+
+    register_script("flaky-omni", flaky)
+    out = tmp_path / "r"
+    assert main(["run", "--plugins", "omniear", "--model", "scripted/flaky-omni", "--limit", "2", "--out", str(out),
+                 "--no-report", *FAST_RETRIES]) == 0
+    assert {r["outcome"] for r in RunStore(out).records()} == {"model_error"}
+    assert "max_tokens: 4096" in (out / "config.yaml").read_text()
+    provider["down"] = False
+    assert main(["run", "--resume", str(out), "--retry-infra", "--no-report"]) == 0
+    records = RunStore(out).records()
+    assert len(records) == 2 and not {r["outcome"] for r in records} & {"model_error", "env_error"}
