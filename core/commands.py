@@ -34,11 +34,16 @@ def compose_config(host: PluginHost, args: argparse.Namespace, flags: dict[str, 
     """Defaults, then `key=value` overrides, then flags; unknown keys fail with a suggestion."""
     cfg = configmod.defaults(sorted(host.registry.benchmarks))
     configmod.apply_overrides(cfg, list(getattr(args, "overrides", []) or []))
+    _apply_flags(cfg, args, flags)
+    return cfg
+
+
+def _apply_flags(cfg: DictConfig, args: argparse.Namespace, flags: dict[str, str]) -> None:
+    """Command-line flags over the config (they win over `key=value` overrides)."""
     for attr, key in flags.items():
         value = getattr(args, attr, None)
         if value is not None:
             configmod.set_value(cfg, key, _split(value) if attr == "plugins" else value)
-    return cfg
 
 
 def _apply_data_dir(cfg: DictConfig, benchmarks: list[str], data_dir: str | None) -> None:
@@ -89,15 +94,15 @@ def start_session(
 
 def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tuple[runner.RunSession, list]:
     """Reopen a run folder and plan only its unfinished episodes."""
-    _check_resume_args(args)
     store = RunStore(root)
     store.lock()
-    cfg = configmod.load_saved(root / CONFIG_NAME)
+    saved = configmod.load_saved(root / CONFIG_NAME)
+    cfg = saved.copy()
     configmod.apply_overrides(cfg, list(args.overrides or []))
-    for flag, key in (("concurrency", "run.concurrency"), ("max_cost", "run.max_cost"),
-                      ("executor", "run.executor"), ("ray_address", "ray.address")):
-        if getattr(args, flag, None) is not None:
-            OmegaConf.update(cfg, key, getattr(args, flag))
+    _apply_flags(cfg, args, RUN_FLAGS)
+    if args.data_dir:
+        raise ConfigError("--data-dir cannot change when a run is resumed; start a new run instead")
+    _check_resume_changes(saved, cfg)
     meta = store.meta()
     benchmarks = list(meta["benchmarks"])
     _check_data_unchanged(meta)
@@ -118,21 +123,30 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
     return runner.RunSession(host, cfg, store, info, labels, model=model), tasks
 
 
-#: What a resumed run may change: how it runs, never what it measures (the saved config says that).
-RESUMABLE_KEYS = ("run.concurrency", "run.max_cost", "run.executor", "run.episode_timeout_s", "ray.", "report.",
-                  "model.params", "model.cache", "model.retries", "model.backoff_", "model.rpm", "model.tpm",
-                  "model.price_per_mtok")
-FIXED_FLAGS = ("plugins", "model", "agent", "label", "limit", "tasks", "repeats", "seed", "out", "data_dir")
+#: What a resumed run may change: how it runs, never what it measures (the saved config says that). Model params
+#: only where the model is reached (endpoint, credentials, timeout), not how it answers.
+RESUMABLE_KEYS = ("run.concurrency", "run.max_cost", "run.executor", "run.episode_timeout_s", "run.out", "ray.",
+                  "report.", "model.cache", "model.retries", "model.backoff_", "model.rpm", "model.tpm",
+                  "model.price_per_mtok", "model.params.api_base", "model.params.base_url", "model.params.api_key",
+                  "model.params.api_version", "model.params.timeout", "model.params.organization",
+                  "model.params.extra_headers")
 
 
-def _check_resume_args(args: argparse.Namespace) -> None:
-    """Refuse flags and overrides that would change what a resumed run measures."""
-    flags = [f"--{f.replace('_', '-')}" for f in FIXED_FLAGS if getattr(args, f, None) is not None]
-    keys = [o.split("=", 1)[0].strip() for o in args.overrides or []]
-    fixed = flags + [k for k in keys if not k.startswith(RESUMABLE_KEYS)]
-    if fixed:
-        raise ConfigError(f"{', '.join(fixed)} cannot change when a run is resumed (its finished episodes were run "
+def _check_resume_changes(saved: DictConfig, resumed: DictConfig) -> None:
+    """Refuse a resumed config that differs from the saved one in what the run measures."""
+    before, after = _flat(OmegaConf.to_container(saved)), _flat(OmegaConf.to_container(resumed))
+    changed = sorted(k for k in before.keys() | after.keys()
+                     if before.get(k) != after.get(k) and not k.startswith(RESUMABLE_KEYS))
+    if changed:
+        raise ConfigError(f"{', '.join(changed)} cannot change when a run is resumed (its finished episodes were run "
                           "with the saved config); start a new run instead")
+
+
+def _flat(node: Any, prefix: str = "") -> dict[str, Any]:
+    """Dotted keys to leaf values (an empty mapping has none)."""
+    if isinstance(node, dict):
+        return {k: v for key, value in node.items() for k, v in _flat(value, f"{prefix}{key}.").items()}
+    return {prefix.rstrip("."): node}
 
 
 def _check_data_unchanged(meta: dict[str, Any]) -> None:

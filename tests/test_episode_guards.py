@@ -150,7 +150,8 @@ def finished_run(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("extra", [["run.agent=direct"], ["--model", "scripted/counter-greedy"], ["--limit", "5"],
-                                   ["counter.data_dir=/elsewhere"], ["run.seed=3"]])
+                                   ["counter.data_dir=/elsewhere"], ["run.seed=3"],
+                                   ["model.params.mock_response=ACTION: DONE"]])
 def test_resume_refuses_what_would_change_the_measurement(finished_run: Path, extra: list[str],
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--resume", str(finished_run), "--no-report", *extra]) == 2
@@ -159,7 +160,14 @@ def test_resume_refuses_what_would_change_the_measurement(finished_run: Path, ex
 
 def test_resume_takes_changes_to_how_it_runs(finished_run: Path) -> None:
     assert main(["run", "--resume", str(finished_run), "--no-report", "--concurrency", "2", "run.max_cost=5",
-                 "model.retries=2"]) == 0
+                 "model.retries=2", "model.params.api_base=http://127.0.0.1:9/v1", "--plugins", "template",
+                 "--agent", "oracle"]) == 0  # the same plugins and agent again change nothing
+
+
+def test_sampling_under_model_params_is_one_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--plugins", "template", "--model", "scripted/counter-greedy", "--out", str(tmp_path / "r"),
+                 "model.params.temperature=0.5"]) == 2
+    assert "set model.temperature directly" in capsys.readouterr().err
 
 
 def test_resume_refuses_changed_data(finished_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

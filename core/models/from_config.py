@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from suite.errors import ConfigError
 from suite.models.cache import ResponseCache
 from suite.models.client import ModelClient
 from suite.models.ledger import CostLedger
@@ -56,6 +57,10 @@ def client_from_config(cfg: Any, defaults: Mapping[str, Any] | None = None,
     parts = parts or shared_parts(cfg)
     sampling = {k: model.get(k) if model.get(k) is not None else (defaults or {}).get(k) for k in SAMPLING}
     price = model.get("price_per_mtok") or {}
+    params = _plain(model.get("params"))
+    clash = sorted(params.keys() & {*SAMPLING, "price", "limiter", "ledger", "cache", "retry"})
+    if clash:
+        raise ConfigError(f"set {', '.join(f'model.{k}' for k in clash)} directly, not under model.params")
     client = ModelClient(
         str(cfg.run.model),
         price=_price(price.get("prompt"), price.get("completion")),
@@ -64,7 +69,7 @@ def client_from_config(cfg: Any, defaults: Mapping[str, Any] | None = None,
         cache=parts.cache,
         retry=parts.retry,
         **sampling,
-        **_plain(model.get("params")),
+        **params,
     )
     client.check_api_key()  # a missing key stops the run before its first episode
     return client
