@@ -185,7 +185,9 @@ class RunStore:
             if outcome not in wanted:
                 continue
             attempt = 1 + self.db.execute("SELECT COUNT(*) FROM superseded WHERE episode_id=?", (eid,)).fetchone()[0]
-            moves.append((eid, attempt, raw, self._keep_attempt(eid, attempt)))
+            kept = self._keep_attempt(eid, attempt)
+            record = {**json.loads(raw), "trace": kept}
+            moves.append((eid, attempt, json.dumps(record, sort_keys=True), kept))
             counts[outcome] = counts.get(outcome, 0) + 1
         now = time.time()
         with self._lock:
@@ -196,6 +198,8 @@ class RunStore:
             self.db.executemany("UPDATE episodes SET status='pending', record=NULL, updated_at=? WHERE episode_id=?",
                                 [(now, m[0]) for m in moves])
             self.db.execute("COMMIT")
+        for eid, *_ in moves:  # the kept copies are committed: the next attempt starts with no frames
+            shutil.rmtree(self.root / "frames" / safe_name(eid), ignore_errors=True)
         return counts
 
     def superseded(self) -> list[dict[str, Any]]:
@@ -204,16 +208,24 @@ class RunStore:
         return [json.loads(r[0]) for r in rows]
 
     def _keep_attempt(self, episode_id: str, attempt: int) -> str:
-        """Copy an episode's trace and frames to `.superseded-<attempt>` names; returns the trace copy's path."""
-        stem = safe_name(episode_id)
-        kept = self.root / "traces" / f"{stem}.superseded-{attempt}.jsonl"
-        trace = self.trace_path(episode_id)
-        if trace.exists():
-            kept.unlink(missing_ok=True)
-            shutil.copy2(trace, kept)
+        """Copy an episode's frames and trace to `.superseded-<attempt>` names (the copy's image references point
+        at the copied frames); returns the trace copy's path."""
+        stem, kept_stem = safe_name(episode_id), f"{safe_name(episode_id)}.superseded-{attempt}"
         frames = self.root / "frames" / stem
         if frames.is_dir():
-            shutil.copytree(frames, frames.with_name(f"{stem}.superseded-{attempt}"), dirs_exist_ok=True)
+            shutil.copytree(frames, frames.with_name(kept_stem), dirs_exist_ok=True)
+        kept = self.root / "traces" / f"{kept_stem}.jsonl"
+        trace = self.trace_path(episode_id)
+        if trace.exists():
+            old, new = f"frames/{stem}/", f"frames/{kept_stem}/"
+            lines = []
+            for line in trace.read_text(encoding="utf-8").splitlines():
+                event = json.loads(line)
+                for image in event.get("images") or []:
+                    if str(image.get("path", "")).startswith(old):
+                        image["path"] = new + image["path"][len(old):]
+                lines.append(json.dumps(event, ensure_ascii=False) + "\n")
+            kept.write_text("".join(lines), encoding="utf-8")
         return str(kept.relative_to(self.root))
 
     def records(self) -> list[dict[str, Any]]:

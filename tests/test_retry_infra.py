@@ -43,11 +43,12 @@ def test_retry_infra_reruns_only_infra_failures_and_keeps_the_first_attempts(
     assert after["c01"] == first["c01"] and after["c03"] == first["c03"]  # finished ones are never rewritten
     assert after["c02"]["outcome"] == after["c04"]["outcome"] == "success"
     kept = {r["task_id"]: r for r in store.superseded()}
-    assert kept == {"c02": first["c02"], "c04": first["c04"]}
+    same = {t: {**r, "trace": None} for t, r in kept.items()}
+    assert same == {t: {**first[t], "trace": None} for t in ("c02", "c04")}
     rows = store.db.execute("SELECT episode_id, attempt, trace FROM superseded ORDER BY episode_id").fetchall()
     for episode_id, attempt, trace in rows:
         task_id = episode_id.split("/", 1)[1]
-        assert attempt == 1
+        assert attempt == 1 and kept[task_id]["trace"] == trace
         assert [json.loads(line) for line in (out / trace).read_text().splitlines()] == traces[task_id]
         assert store.read_trace(episode_id)[-1]["settlement"]["outcome"] == "success"
     capsys.readouterr()
@@ -81,3 +82,27 @@ def test_a_model_run_of_a_benchmark_with_model_defaults_resumes(tmp_path: Path) 
     assert main(["run", "--resume", str(out), "--retry-infra", "--no-report"]) == 0
     records = RunStore(out).records()
     assert len(records) == 2 and not {r["outcome"] for r in records} & {"model_error", "env_error"}
+
+
+def test_a_kept_attempt_keeps_its_own_frames(tmp_path: Path) -> None:
+    from suite.records import EpisodeRecord
+    from suite.store import safe_name
+
+    store = RunStore(tmp_path / "r", create=True)
+    episode = "bench/t1"
+    store.add_episodes([(episode, "bench", "t1")])
+    stem = safe_name(episode)
+    frame = tmp_path / "r" / "frames" / stem / "0001_0.png"
+    frame.parent.mkdir(parents=True)
+    frame.write_bytes(b"first attempt")
+    writer = store.open_trace(episode)
+    writer.write({"type": "step", "index": 0, "images": [{"path": f"frames/{stem}/0001_0.png", "label": "rgb"}]})
+    writer.close()
+    store.finish(EpisodeRecord(episode, "bench", "t1", None, "direct", "m", 0, "model_error", None, "outage", {}, 1,
+                               "model_error", 0, 0, 0.0, 0.1, f"traces/{stem}.jsonl", "generated:x"))
+    assert store.reopen(["model_error"]) == {"model_error": 1}
+    kept = store.superseded()[0]["trace"]
+    image = json.loads((tmp_path / "r" / kept).read_text())["images"][0]["path"]
+    assert (tmp_path / "r" / image).read_bytes() == b"first attempt" and ".superseded-1/" in image
+    assert not frame.parent.exists()  # the next attempt starts with no frames of the first
+    store.close()
