@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from suite.records import EpisodeRecord
-from suite.store import RunStore
+from suite.store import RunStore, distinct_runs
 
 
 def episode_rows(run_dirs: list[Path]) -> Iterator[dict[str, Any]]:
     """Every finished episode's record, with the run folder it came from under `run`."""
-    for run_dir in run_dirs:
+    for run_dir in distinct_runs(run_dirs):
         store = RunStore(run_dir)
         try:
             for record in store.records():

@@ -48,6 +48,14 @@ CREATE TABLE IF NOT EXISTS superseded (
 """
 
 
+def distinct_runs(run_dirs: list[Path]) -> list[Path]:
+    """Run folders in the order given, each once (the same folder named twice, or by two paths, is read once)."""
+    out: dict[Path, Path] = {}
+    for run_dir in run_dirs:
+        out.setdefault(Path(run_dir).resolve(), Path(run_dir))
+    return list(out.values())
+
+
 def safe_name(episode_id: str) -> str:
     """A file name for an episode id (ids may hold spaces, slashes and brackets)."""
     stem = re.sub(r"[^A-Za-z0-9._-]+", "_", episode_id).strip("_")[:80]

@@ -40,3 +40,9 @@ def test_csv_has_one_column_per_metric_and_writes_to_a_file(runs: list[Path], tm
         assert {k.removeprefix("metric."): v for k, v in row.items() if k.startswith("metric.")} == {
             k: str(v) for k, v in rec["metrics"].items()}
         assert row["failure_reason"] == ""  # None is an empty cell
+
+
+def test_a_folder_named_twice_is_exported_once(runs: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["export", str(runs[0]), str(runs[0] / ".." / runs[0].name)]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3

@@ -52,7 +52,8 @@ def test_report_of_two_runs_compares_the_later_with_the_first(tmp_path: Path,
     assert success["mean_diff"] == success["ci_low"] == success["ci_high"] == -1.0
     assert main(["report", str(oracle), str(stops)]) == 0
     table = capsys.readouterr().out
-    assert "Paired differences against - / oracle" in table and "-100.0 [-100.0, -100.0] *" in table
+    assert "Paired differences against - / oracle" in table and "-100.0 [-100.0, -100.0]" in table
+    assert "-100.0] *" not in table  # every pair differs alike: the bootstrap estimates no spread, so no star
 
 
 def test_one_row_has_no_comparisons(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -109,3 +110,20 @@ def test_plugin_detail_tables_keep_labels_apart(tmp_path: Path, capsys: pytest.C
     details = json.loads(capsys.readouterr().out)["details"]["omniear"]
     agents = {row[1] for table in details for row in table["rows"] if table["columns"][:2] == ["model", "agent"]}
     assert agents == {"oracle (a)", "oracle (b)"}
+
+
+def test_a_baseline_without_finished_episodes_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    from suite.store import RunStore
+
+    empty = RunStore(tmp_path / "empty", create=True)
+    empty.set_meta(model="openai/gpt-4o", agent="direct", status="interrupted", benchmarks=["counter"])
+    empty.add_episodes([("counter/c01", "counter", "c01")])
+    empty.close()
+    done = tmp_path / "done"
+    assert main(["run", "--plugins", "template", "--agent", "oracle", "--limit", "1", "--out", str(done),
+                 "--no-report"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(tmp_path / "empty"), str(done), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"][0]["benchmarks"]["counter"]["unfinished"] == 1
+    assert "has no finished episodes" in caplog.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
@@ -11,6 +12,7 @@ from suite.records import INFRA_OUTCOMES
 from suite.report.stats import bootstrap_ci, bootstrap_macro_ci, finite_or_none
 
 Records = list[dict[str, Any]]
+log = logging.getLogger("suite.report")
 RowKey = tuple[str, str, str]  # (model, agent, label) as text; "None" and "" when absent
 
 
@@ -52,6 +54,9 @@ def compare_rows(host: PluginHost | None, groups: Mapping[RowKey, Mapping[str, R
     if len(keys) < 2 or host is None:
         return []
     base_key, out = keys[0], []
+    if not any(groups[base_key].values()):
+        log.warning("the first row (%s) has no finished episodes: there is nothing to pair the other rows with",
+                    " / ".join(str(v) for v in row_id(base_key).values() if v))
     for key in keys[1:]:
         for bench in sorted(groups[base_key].keys() & groups[key].keys()):
             spec = host.registry.benchmarks.get(bench)

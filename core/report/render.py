@@ -67,7 +67,7 @@ def _comparison_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]
         if c["mean_diff"] is not None:
             scale = 100 if c["percent"] else 1
             low, high = c["ci_low"] * scale, c["ci_high"] * scale
-            marker = " *" if low > 0 or high < 0 else ""
+            marker = " *" if (low > 0 or high < 0) and low < high else ""  # a zero-width CI estimates no spread
             cell = f"{c['mean_diff'] * scale:+.1f} [{low:+.1f}, {high:+.1f}]{marker}"
         rows.append([c["other"]["model"] or "-", _agent(c["other"]), c["benchmark"], c["label"], cell,
                      str(c["pairs"]), str(c["unpaired"])])
@@ -90,7 +90,7 @@ def _tables(summary: dict[str, Any]) -> list[tuple[str, list[str], list[list[str
     if summary.get("comparisons"):
         base = summary["comparisons"][0]["baseline"]
         title = (f"Paired differences against {base['model'] or '-'} / {_agent(base)} (same episodes; mean "
-                 f"[{conf}% bootstrap CI]; * where the CI excludes 0)")
+                 f"[{conf}% bootstrap CI]; * where a CI of some width excludes 0)")
         tables.append((title, *_comparison_rows(summary)))
     for bench, details in summary["details"].items():
         for t in details:

@@ -11,7 +11,7 @@ from suite.plugins import PluginHost
 from suite.records import INFRA_OUTCOMES, OUTCOMES
 from suite.report.compare import RowKey, compare_rows, metric_value, row_id
 from suite.report.stats import bootstrap_ci, bootstrap_macro_ci, finite_or_none
-from suite.store import RunStore
+from suite.store import RunStore, distinct_runs
 
 REPORT_FORMAT = "embodied-suite.report/1"
 log = logging.getLogger("suite.report")
@@ -57,14 +57,6 @@ def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[
     }
 
 
-def _distinct(run_dirs: list[Path]) -> list[Path]:
-    """The run folders in the order given, each once (the same folder named twice is read once)."""
-    out: dict[Path, Path] = {}
-    for run_dir in run_dirs:
-        out.setdefault(Path(run_dir).resolve(), Path(run_dir))
-    return list(out.values())
-
-
 def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 1000, confidence: float = 0.95,
               seed: int = 0) -> dict[str, Any]:
     """The whole report as a JSON-ready dict (format `embodied-suite.report/1`, see docs/report.md)."""
@@ -74,7 +66,7 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
     seen: dict[RowKey, dict[str, Path]] = defaultdict(dict)
     shared: dict[tuple[Path, Path], int] = defaultdict(int)
     order: dict[RowKey, None] = {}  # rows in the order of their first run, finished episodes or not
-    for run_dir in _distinct(run_dirs):
+    for run_dir in distinct_runs(run_dirs):
         store = RunStore(run_dir)
         meta = store.meta()
         key = (str(meta.get("model")), str(meta.get("agent")), str(meta.get("label") or ""))
