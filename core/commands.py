@@ -267,13 +267,20 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """`suite report RUN...`: the cross-benchmark report."""
     roots = [existing_dir(r) for r in args.runs]
-    cfg = configmod.load_saved(roots[0] / CONFIG_NAME).report
+    cfg = _report_settings(roots)
     summary = summarize(_host_or_none(), roots, cfg.bootstrap, cfg.confidence, cfg.seed)
     if args.format == "table":
         render(summary, "table", console)
     else:
         console.file.write(render(summary, args.format))
     return 0
+
+
+def _report_settings(roots: list[Path]) -> DictConfig:
+    """The report section of the first run folder that saved its config (a run that crashed early may not
+    have), else the defaults."""
+    saved = next((root / CONFIG_NAME for root in roots if (root / CONFIG_NAME).is_file()), None)
+    return (configmod.load_saved(saved) if saved else configmod.defaults([])).report
 
 
 def _host_or_none() -> PluginHost | None:
