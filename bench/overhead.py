@@ -6,19 +6,25 @@ Run: `python bench/overhead.py [--json] [--quick] [--no-inspect] [--dir DIR]`; t
 Everything goes through the real suite path: a run folder with its SQLite store and JSONL traces, the local
 executor, the one episode loop, the `direct` agent and `ModelClient` through litellm with a `scripted/` model
 (response cache off). The benchmark `overhead` defined below is that path's smallest plugin: each step prompts
-with the observation, the scripted model answers `ACTION: go`, and the episode ends after 10 steps.
+with the observation, the scripted model answers `ACTION: go`, and the episode ends after 10 steps. Its
+simulator is a counter, declared `inline_env` like OmniEAR's text world, so its calls run on the event loop (as
+the inspect-ai solver below runs its own); `overhead-threaded` is the same with a worker thread per simulator
+call, the default for simulators that do not declare it.
 
 (a) Step overhead, zero-latency model, one episode at a time. A step's wall time is the interval between two
     step records written to the trace (the first from the episode's start record). The time spent in the model
     call is the time litellm was at work within the step: inside `litellm.acompletion`, or running its deferred
     success logging (a task on the event loop that runs at the next await, sometimes inside the next call),
     overlaps counted once. `step_overhead_ms` is the median over steps of wall minus that: the loop, agent,
-    prompt and parse hooks, ModelClient (cache key, ledger, limiter), the simulator's thread hop, trace and
-    store. `step_total_ms` is the median wall time with litellm. Target: step_overhead_ms < 0.5.
+    prompt and parse hooks, ModelClient (cache key, ledger, limiter), trace and store. `step_total_ms` is the
+    median wall time with litellm. Target: step_overhead_ms < 0.5. `step_overhead_threaded_ms` is the same
+    with the simulator's calls in worker threads (it adds the threads' wake-ups).
 (b) Concurrency efficiency: 64 episodes x 10 steps with a model of fixed 100 ms latency, all in flight at
     once. The ideal is 640 steps/s (every step waits only for its model call); efficiency = measured steps/s
     over the executor's run / 640. Target: >= 0.95. A plain-asyncio baseline (64 tasks x 10 sleeps of
-    100 ms) shows the ceiling of the machine.
+    100 ms) shows what the machine allows with no work per step. From the CPU a step costs (measured) and the
+    cores, the bench also works out the best efficiency any scheduler could reach (`efficiency_ceiling*`, see
+    `efficiency_ceiling`), and litellm's own CPU per call (`litellm_cpu_ms_per_call`), measured alone.
 (c) The same two workloads through inspect-ai in the same process: a custom `ModelAPI` registered with
     `@modelapi`, a solver that runs the 10-step loop (prompt, generate, parse, step), default logging (an
     .eval log in a temporary folder), `display="none"`, max_connections and max_samples 64 for (b). inspect's
@@ -51,7 +57,8 @@ from suite.models import register_script
 from suite.records import Action, Observation, Settlement, StepResult, Task
 from suite.registry import BenchmarkSpec, Metric
 
-BENCH = "overhead"
+BENCH = "overhead"  # its simulator runs on the event loop (`inline_env`), like OmniEAR's text world
+BENCH_THREADED = "overhead-threaded"  # the same in a worker thread per call, the default for a simulator
 STEPS = 10
 EPISODES_B = 64
 LATENCY_B_S = 0.1
@@ -95,13 +102,15 @@ def register(registry: Any) -> None:
     register_script(ZERO_MODEL, reply)
     register_script(SLOW_MODEL, reply, latency_s=LATENCY_B_S)
     registry.add_benchmark(BenchmarkSpec(BENCH, "fixed-length episodes for the overhead benchmark",
+                                         [Metric("success", "SR")], inline_env=True))
+    registry.add_benchmark(BenchmarkSpec(BENCH_THREADED, "the same, simulator calls in worker threads",
                                          [Metric("success", "SR")]))
 
 
 @hookimpl
 def load_tasks(benchmark: str, config: Any) -> list[Task]:
-    """The tasks listed in the config section (`overhead.tasks`)."""
-    return [Task(BENCH, t["id"], dict(t), max_steps=t["steps"]) for t in config.tasks]
+    """The tasks listed in the benchmark's config section (`<benchmark>.tasks`)."""
+    return [Task(benchmark, t["id"], dict(t), max_steps=t["steps"]) for t in config.tasks]
 
 
 @hookimpl
@@ -229,8 +238,9 @@ def _request_key(metadata: Any) -> tuple[str, int]:
 # ---------------------------------------------------------------- our runs
 
 
-def run_suite(episodes: int, concurrency: int, model: str, out: Path) -> tuple[float, float]:
-    """Plan and run `episodes` x 10 steps through the suite; (wall, process CPU) seconds of the executor's run."""
+def run_suite(episodes: int, concurrency: int, model: str, out: Path, bench: str = BENCH) -> tuple[float, float]:
+    """Plan and run `episodes` x 10 steps of `bench` through the suite; (wall, process CPU) seconds of the
+    executor's run."""
     from omegaconf import OmegaConf
     from suite import config as configmod
     from suite import runner
@@ -240,9 +250,9 @@ def run_suite(episodes: int, concurrency: int, model: str, out: Path) -> tuple[f
     host = build_host(extra={BENCH: sys.modules[__name__]}, entry_points=False)
     cfg = configmod.defaults(sorted(host.registry.benchmarks))
     tasks = [{"id": f"e{i:03d}", "steps": STEPS} for i in range(episodes)]
-    settings = {"run.plugins": [BENCH], "run.model": f"scripted/{model}", "run.agent": "direct",
+    settings = {"run.plugins": [bench], "run.model": f"scripted/{model}", "run.agent": "direct",
                 "run.executor": "local", "run.concurrency": concurrency, "model.cache": False,
-                f"{BENCH}.tasks": tasks}
+                f"{bench}.tasks": tasks}
     for key, value in settings.items():
         OmegaConf.update(cfg, key, value, force_add=True)
     session, planned = start_session(host, cfg, str(out))
@@ -268,19 +278,23 @@ def run_suite(episodes: int, concurrency: int, model: str, out: Path) -> tuple[f
 
 
 def suite_step_overhead(episodes: int, root: Path) -> dict[str, float]:
-    """Workload (a) through the suite: medians over every step of `episodes` sequential episodes, in ms."""
+    """Workload (a) through the suite: medians over every step of `episodes` sequential episodes, in ms; the
+    runner's own time also with the simulator in worker threads (`step_overhead_threaded_ms`)."""
     run_suite(2, 1, ZERO_MODEL, root / "warm")  # litellm's lazy imports and first-call caches
-    probes = Probes()
-    with probes.installed():
-        run_suite(episodes, 1, ZERO_MODEL, root / "a")
-    steps = probes.steps()
-    return {
-        "step_overhead_ms": _median_ms(wall - litellm for wall, _, litellm in steps),
+    figures: dict[str, float] = {}
+    for bench, suffix in ((BENCH_THREADED, "_threaded"), (BENCH, "")):
+        probes = Probes()
+        with probes.installed():
+            run_suite(episodes, 1, ZERO_MODEL, root / f"a{suffix}", bench)
+        steps = probes.steps()
+        figures[f"step_overhead{suffix}_ms"] = _median_ms(wall - litellm for wall, _, litellm in steps)
+    figures.update({
         "step_total_ms": _median_ms(wall for wall, _, _ in steps),
         "litellm_call_ms": _median_ms(call for _, call, _ in steps),
         "litellm_in_step_ms": _median_ms(litellm for _, _, litellm in steps),
         "steps_a": len(steps),
-    }
+    })
+    return figures
 
 
 def suite_efficiency(root: Path) -> tuple[float, float]:
@@ -310,6 +324,58 @@ def litellm_stubbed() -> Iterator[None]:
         yield
     finally:
         litellm.acompletion = acompletion
+
+
+def litellm_cost(calls: int) -> tuple[float, float]:
+    """litellm's own CPU per call to the zero-latency scripted model, sequential, outside the suite (ms), and the
+    part of it spent in its deferred success logging, which can run after the reply has been handed back."""
+    from suite.models import load_litellm
+
+    litellm = load_litellm()
+    messages = [{"role": "user", "content": "e000 step 0\nAnswer with one line: ACTION: go"}]
+    model = f"scripted/{ZERO_MODEL}"
+
+    async def call_all(n: int) -> None:
+        """`n` calls one after the other, then a pause for the last deferred logging."""
+        for i in range(n):
+            await litellm.acompletion(model=model, messages=messages, timeout=120, max_retries=0,
+                                      metadata={"episode": "cost", "step": i})
+        await asyncio.sleep(0.05)
+
+    asyncio.run(call_all(50))  # first-call caches
+    probes = Probes()
+    with probes.installed():
+        cpu = time.process_time()
+        asyncio.run(call_all(calls))
+        cpu = time.process_time() - cpu
+    deferred = sum(end - start for start, end in probes.deferred)
+    return cpu * 1000 / calls, deferred * 1000 / calls
+
+
+def cores() -> int:
+    """CPU cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def efficiency_ceiling(critical_ms: float, total_ms: float, workers: int) -> float:
+    """The best efficiency workload (b) can reach when each step costs `critical_ms` of CPU between a model reply
+    and the next request (`total_ms` in all), on `workers` cores kept busy in parallel, with a perfect scheduler.
+
+    Python runs one thread at a time per process, so one process serves at most 1/total_ms steps per ms. And in
+    every round the 64 steps need 64 x critical_ms of CPU on `workers` cores, so the slowest episode's next
+    request leaves at least (64 / workers - 1) x critical_ms after the first one's; with a fixed latency that lag
+    never shrinks, and the slowest episode ends 10 x (100 ms + critical_ms) + that lag after the start.
+    """
+    ideal_ms = STEPS * LATENCY_B_S * 1000
+    spread = ideal_ms / (ideal_ms + (STEPS + EPISODES_B / workers - 1) * critical_ms)
+    throughput = LATENCY_B_S * 1000 * workers / (EPISODES_B * total_ms)
+    return min(1.0, spread, throughput)
+
+
+def cpu_for_target(workers: int) -> float:
+    """The most CPU a step may cost between reply and request (ms) for the target, by `efficiency_ceiling`."""
+    ideal_ms = STEPS * LATENCY_B_S * 1000
+    return ideal_ms * (1 / TARGET_EFFICIENCY - 1) / (STEPS + EPISODES_B / workers - 1)
 
 
 def asyncio_efficiency() -> float:
@@ -458,6 +524,7 @@ def measure(quick: bool, skip_inspect: bool, folder: str | None = None) -> dict[
         "cpu_ms_per_step_without_litellm": statistics.median(c for _, c in bare),
     })
     figures["steps_per_s"] = figures["efficiency"] * IDEAL_STEPS_PER_S
+    figures.update(ceilings(figures, 150 if quick else 500))
     inspect: dict[str, Any] = {"inspect_step_overhead_ms": None, "inspect_step_total_ms": None,
                                "inspect_efficiency": None, "inspect_efficiency_runs": None,
                                "inspect_cpu_ms_per_step": None}
@@ -480,6 +547,23 @@ def measure(quick: bool, skip_inspect: bool, folder: str | None = None) -> dict[
     return {k: _rounded(v) for k, v in figures.items()}
 
 
+def ceilings(figures: dict[str, Any], calls: int) -> dict[str, Any]:
+    """What workload (b) could reach at best on this machine, from the CPU its steps and litellm's calls cost."""
+    litellm_ms, deferred_ms = litellm_cost(calls)
+    total_ms, workers = figures["cpu_ms_per_step"], cores()
+    critical_ms = max(0.0, total_ms - deferred_ms)
+    return {
+        "cores": workers,
+        "litellm_cpu_ms_per_call": litellm_ms,
+        "litellm_deferred_ms_per_call": deferred_ms,
+        "efficiency_ceiling_one_process": efficiency_ceiling(critical_ms, total_ms, 1),
+        "efficiency_ceiling": efficiency_ceiling(critical_ms, total_ms, workers),
+        "efficiency_ceiling_litellm_only": efficiency_ceiling(litellm_ms - deferred_ms, litellm_ms, workers),
+        "cpu_ms_per_step_for_target": cpu_for_target(workers),
+        "cpu_ms_per_step_for_target_one_process": cpu_for_target(1),
+    }
+
+
 def _rounded(value: Any) -> Any:
     """Floats (and lists of them) to 4 decimals for printing."""
     if isinstance(value, float):
@@ -499,7 +583,9 @@ def print_table(f: dict[str, Any]) -> None:
     print(f"machine: {os.cpu_count()} CPUs, load average {f['load_avg_1m']} at start")
     print(f"(a) per step, zero-latency scripted model, {f['steps_a']} steps, trace + store on:")
     print(f"    runner's own time     {f['step_overhead_ms']:.3f} ms   (target < {TARGET_STEP_MS} ms: "
-          f"{_verdict(f['step_overhead_ms'] < TARGET_STEP_MS)})")
+          f"{_verdict(f['step_overhead_ms'] < TARGET_STEP_MS)}; simulator on the event loop)")
+    print(f"    with a thread hop     {f['step_overhead_threaded_ms']:.3f} ms   (simulator calls in worker threads, "
+          "the default for a simulator that does not declare inline_env)")
     print(f"    full step with litellm {f['step_total_ms']:.3f} ms   (litellm at work "
           f"{f['litellm_in_step_ms']:.3f} ms: litellm.acompletion {f['litellm_call_ms']:.3f} ms, "
           "then its deferred logging)")
@@ -510,6 +596,13 @@ def print_table(f: dict[str, Any]) -> None:
     print(f"    plain asyncio         {f['asyncio_efficiency']:.3f}")
     print(f"    without litellm       {f['efficiency_without_litellm']:.3f}      (diagnostic only: the script answers "
           f"litellm.acompletion directly; CPU per step {f['cpu_ms_per_step_without_litellm']:.3f} ms)")
+    print(f"    litellm alone         {f['litellm_cpu_ms_per_call']:.3f} ms CPU per call to the scripted model "
+          f"({f['litellm_deferred_ms_per_call']:.3f} ms of it deferred logging)")
+    print(f"    ceilings on {f['cores']} cores (perfect scheduler, this CPU per step): "
+          f"{f['efficiency_ceiling_one_process']:.3f} in one process, {f['efficiency_ceiling']:.3f} over every core, "
+          f"{f['efficiency_ceiling_litellm_only']:.3f} for a runner that cost nothing besides litellm")
+    print(f"    target {TARGET_EFFICIENCY} needs at most {f['cpu_ms_per_step_for_target']:.2f} ms CPU per step between "
+          f"reply and request over every core ({f['cpu_ms_per_step_for_target_one_process']:.2f} ms in one process)")
     if f["inspect_efficiency"] is None:
         print(f"(c) inspect-ai: {f.get('inspect_error', 'skipped')}")
         return

@@ -25,8 +25,14 @@ from suite.records import (
 )
 
 #: Where a blocking call (simulator step, settle) runs: `offload(fn, *args, **kwargs)` returns an awaitable of
-#: its result; the local executor uses a worker thread (`asyncio.to_thread`), the Ray executor a timed one.
+#: its result; the local executor uses a worker thread (`asyncio.to_thread`), or `inline` for a benchmark that
+#: declares `inline_env`; the Ray executor a timed worker thread.
 Offload = Callable[..., Awaitable[Any]]
+
+
+async def inline(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """The `offload` of a benchmark that declares `inline_env`: the call runs right here, on the event loop."""
+    return fn(*args, **kwargs)
 
 
 class EpisodeTimeout(Exception):

@@ -46,6 +46,10 @@ class BenchmarkSpec:
     plugin: str = ""
     detail_tables: Callable[[list[dict[str, Any]]], list[DetailTable]] | None = None
     resources: dict[str, float] = field(default_factory=lambda: {"num_cpus": 1})
+    #: its simulator's calls are pure Python that finish in microseconds and never block: the local executor
+    #: runs them on the event loop instead of handing each to a worker thread (a thread gives such code no
+    #: parallelism under the GIL, and waking one costs more than the call)
+    inline_env: bool = False
 
 
 @dataclass

@@ -20,7 +20,7 @@ from suite import config as configmod
 from suite import datadirs
 from suite.agents import Agent, AgentContext
 from suite.errors import BudgetExceeded, ConfigError, SuiteError
-from suite.loop import EpisodeResult, TraceSink, run_episode
+from suite.loop import EpisodeResult, Offload, TraceSink, inline, run_episode
 from suite.plugins import PluginHost
 from suite.progress import RunProgress
 from suite.records import EpisodeRecord, Observation, StepRecord, Task
@@ -88,6 +88,11 @@ class RunSession:
         model = self.model.get(benchmark) if isinstance(self.model, dict) else self.model
         return spec.factory(AgentContext(self.host, benchmark, self.cfg, model))
 
+    def offload(self, benchmark: str) -> Offload:
+        """Where this process runs `benchmark`'s simulator calls: on the loop if it declares `inline_env`, else in a
+        worker thread."""
+        return inline if self.host.benchmark(benchmark).inline_env else asyncio.to_thread
+
     def record(self, task: Task, result: EpisodeResult) -> EpisodeRecord:
         """Turn a finished episode into its stored record (shared by every executor)."""
         traj, settle = result.trajectory, result.settlement
@@ -132,7 +137,7 @@ class RunSession:
         try:
             result = await run_episode(
                 self.host, task, self.make_agent(task.benchmark), self.bench_config(task.benchmark), sink,
-                timeout_s=self.cfg.run.episode_timeout_s,
+                timeout_s=self.cfg.run.episode_timeout_s, offload=self.offload(task.benchmark),
             )
         except (BudgetExceeded, asyncio.CancelledError) as exc:  # unfinished: `--resume` runs it again
             sink.writer.close()

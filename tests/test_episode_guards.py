@@ -175,3 +175,29 @@ def test_resume_refuses_changed_data(finished_run: Path, tmp_path: Path, capsys:
     tasks.write_text(tasks.read_text().replace('"target": ', '"target": 1', 1))
     assert main(["run", "--resume", str(finished_run), "--no-report"]) == 2
     assert "changed since the run started" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("plugin", "env_class", "on_loop"), [
+    ("omniear", "suite_omniear.plugin.OmniEnv", True),  # declares inline_env: a pure-Python text world
+    ("template", "suite_template.plugin.CounterEnv", False),  # the default: a worker thread per simulator call
+])
+def test_simulator_calls_run_on_the_loop_only_for_a_benchmark_that_declares_inline_env(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plugin: str, env_class: str, on_loop: bool) -> None:
+    import importlib
+
+    module_name, class_name = env_class.rsplit(".", 1)
+    cls = getattr(importlib.import_module(module_name), class_name)
+    threads: set[int] = set()
+    for name in ("reset", "step"):
+        original = getattr(cls, name)
+
+        def noted(self: Any, *args: Any, _original: Any = original) -> Any:
+            threads.add(threading.get_ident())
+            return _original(self, *args)
+
+        monkeypatch.setattr(cls, name, noted)
+    assert main(["run", "--plugins", plugin, "--agent", "oracle", "--limit", "2", "--out", str(tmp_path / "r"),
+                 "--no-report"]) == 0
+    assert threads
+    assert (threads == {threading.get_ident()}) is on_loop
+    assert RunStore(tmp_path / "r").records()[0]["outcome"] == "success"
