@@ -358,8 +358,9 @@ def cores() -> int:
 
 
 def efficiency_ceiling(critical_ms: float, total_ms: float, workers: int) -> float:
-    """The best efficiency workload (b) can reach when each step costs `critical_ms` of CPU between a model reply
-    and the next request (`total_ms` in all), on `workers` cores kept busy in parallel, with a perfect scheduler.
+    """An estimate of the best efficiency workload (b) can reach when each step costs `critical_ms` of CPU between
+    a model reply and the next request (`total_ms` in all), on `workers` cores kept busy in parallel, with a
+    perfect scheduler.
 
     Python runs one thread at a time per process, so one process serves at most 1/total_ms steps per ms. And in
     every round the 64 steps need 64 x critical_ms of CPU on `workers` cores, so the slowest episode's next
@@ -552,13 +553,17 @@ def ceilings(figures: dict[str, Any], calls: int) -> dict[str, Any]:
     litellm_ms, deferred_ms = litellm_cost(calls)
     total_ms, workers = figures["cpu_ms_per_step"], cores()
     critical_ms = max(0.0, total_ms - deferred_ms)
+    # litellm's share of a step in workload (b): the same run's CPU with and without litellm.acompletion
+    litellm_step_ms = max(0.0, total_ms - figures["cpu_ms_per_step_without_litellm"])
     return {
         "cores": workers,
         "litellm_cpu_ms_per_call": litellm_ms,
         "litellm_deferred_ms_per_call": deferred_ms,
+        "litellm_cpu_ms_per_step": litellm_step_ms,
         "efficiency_ceiling_one_process": efficiency_ceiling(critical_ms, total_ms, 1),
         "efficiency_ceiling": efficiency_ceiling(critical_ms, total_ms, workers),
-        "efficiency_ceiling_litellm_only": efficiency_ceiling(litellm_ms - deferred_ms, litellm_ms, workers),
+        "efficiency_ceiling_litellm_only": efficiency_ceiling(max(0.0, litellm_step_ms - deferred_ms),
+                                                              litellm_step_ms, workers),
         "cpu_ms_per_step_for_target": cpu_for_target(workers),
         "cpu_ms_per_step_for_target_one_process": cpu_for_target(1),
     }
@@ -596,7 +601,8 @@ def print_table(f: dict[str, Any]) -> None:
     print(f"    plain asyncio         {f['asyncio_efficiency']:.3f}")
     print(f"    without litellm       {f['efficiency_without_litellm']:.3f}      (diagnostic only: the script answers "
           f"litellm.acompletion directly; CPU per step {f['cpu_ms_per_step_without_litellm']:.3f} ms)")
-    print(f"    litellm alone         {f['litellm_cpu_ms_per_call']:.3f} ms CPU per call to the scripted model "
+    print(f"    litellm               {f['litellm_cpu_ms_per_step']:.3f} ms of the CPU per step; alone, "
+          f"{f['litellm_cpu_ms_per_call']:.3f} ms CPU per call to the scripted model, one call at a time "
           f"({f['litellm_deferred_ms_per_call']:.3f} ms of it deferred logging)")
     print(f"    ceilings on {f['cores']} cores (perfect scheduler, this CPU per step): "
           f"{f['efficiency_ceiling_one_process']:.3f} in one process, {f['efficiency_ceiling']:.3f} over every core, "
