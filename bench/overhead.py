@@ -369,7 +369,7 @@ def efficiency_ceiling(critical_ms: float, total_ms: float, workers: int) -> flo
     """
     ideal_ms = STEPS * LATENCY_B_S * 1000
     spread = ideal_ms / (ideal_ms + (STEPS + EPISODES_B / workers - 1) * critical_ms)
-    throughput = LATENCY_B_S * 1000 * workers / (EPISODES_B * total_ms)
+    throughput = LATENCY_B_S * 1000 * workers / (EPISODES_B * total_ms) if total_ms > 0 else 1.0
     return min(1.0, spread, throughput)
 
 
