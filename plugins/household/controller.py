@@ -39,7 +39,7 @@ class Event:
                 self.depth_frame = frame.depth
             if settings["renderInstanceSegmentation"]:
                 colors = np.array([instance_color(i) for i in frame.ids], dtype=np.uint8)
-                self.instance_segmentation_frame = colors[frame.owner]
+                self.instance_segmentation_frame = np.take(colors, frame.owner, axis=0)
                 self.object_id_to_color = {i: instance_color(i) for i in frame.ids}
                 self.color_to_object_id = {c: i for i, c in self.object_id_to_color.items()}
 
