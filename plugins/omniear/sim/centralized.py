@@ -29,7 +29,7 @@ def _worst(results: list[ActionResult]) -> str:
 
 
 def _prefixed(ids: list[str], results: list[ActionResult]) -> str:
-    return "; ".join(f"{i}: {r.message}" for i, r in zip(ids, results, strict=True))
+    return "; ".join([f"{ids[n]}: {r.message}" for n, r in enumerate(results)])
 
 
 def combine(ids: list[str], results: list[ActionResult], one_corp: bool) -> ActionResult:
@@ -82,5 +82,5 @@ def run_pair(
         if result.coop_attribute and result.status == "SUCCESS":
             return [result, result], ActionResult("SUCCESS", result.message), False
         return [result, result], ActionResult(result.status, _prefixed(ids, [result, result])), False
-    results = [IDLE if c.upper() == "DONE" else run(i, c) for i, c in zip(ids, commands, strict=True)]
+    results = [IDLE if c.upper() == "DONE" else run(ids[n], c) for n, c in enumerate(commands)]
     return results, combine(ids, results, corp1 != corp2), False

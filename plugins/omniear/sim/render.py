@@ -1,11 +1,16 @@
 """The observation text (the reference's natural-language environment description), cached per block.
 
-Object subtrees, room blocks and agent blocks are cached; a step invalidates only what it touched
-(`World.dirty_*`). Rooms are rendered in sorted id order (the reference used set order).
+Object subtrees, each room's Objects section and the agent blocks and entries are cached; a step
+invalidates only what it touched (`World.dirty_*`). Each room's Agents section is assembled afresh on
+every render, so an agent moving leaves the rooms' Objects sections alone. Texts built only from what
+never changes (an object's properties, a room's title, a held item's entry, an agent's limits) are
+kept for the renderer's lifetime, and floats go through small memos, as formatting them is the
+costliest part of the text. Rooms are rendered in sorted id order (the reference used set order).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from suite_omniear.sim.world import Agent, Obj, World
@@ -17,26 +22,72 @@ AGENTS_HEADER = "================ Agent Details ================"
 _SPECIAL_PROPERTIES = frozenset({"size", "weight", "provides_abilities", "length", "width", "height"})
 
 
+@lru_cache(maxsize=4096)
+def _float_text(value: float) -> str:
+    """str() of a non-zero float, memoized (formatting floats is the costliest part of the text)."""
+    return str(value)
+
+
+def number_text(value: Any) -> str:
+    """str(value), through the memo for non-zero floats (0.0 and -0.0 are equal keys but print apart)."""
+    return _float_text(value) if type(value) is float and value else str(value)
+
+
+@lru_cache(maxsize=1024)
+def _float_size_text(length: float, width: float, height: float) -> str:
+    """The Size line for three non-zero floats, memoized like `number_text`."""
+    return f"Size: {length}m x {width}m x {height}m (L x W x H)"
+
+
 def size_text(size: Any) -> str | None:
-    """`L m x W m x H m` for a three-number size list, else None (no Size line)."""
-    if isinstance(size, list | tuple) and len(size) == 3:
-        return f"Size: {size[0]}m x {size[1]}m x {size[2]}m (L x W x H)"
-    return None
+    """`L m x W m x H m` for a three-item size list, else None (no Size line)."""
+    if not (isinstance(size, (list, tuple)) and len(size) == 3):
+        return None
+    length, width, height = size
+    if type(length) is type(width) is type(height) is float and length and width and height:
+        return _float_size_text(length, width, height)
+    return f"Size: {length}m x {width}m x {height}m (L x W x H)"
 
 
-def property_lines(props: dict[str, Any]) -> list[str]:
-    """Size, Weight and Provides Abilities first, then every other property as `key: value`."""
-    lines = []
+def property_section(props: dict[str, Any], ind: str) -> str:
+    """The `• Properties:` section at indent `ind`: Size, Weight, Provides Abilities, then the rest."""
     size = size_text(props.get("size"))
-    if size is not None:
-        lines.append(size)
+    lines = [] if size is None else [size]
     if "weight" in props:
-        lines.append(f"Weight: {props['weight']}kg")
+        lines.append(f"Weight: {number_text(props['weight'])}kg")
     abilities = props.get("provides_abilities")
     if abilities:
         lines.append(f"Provides Abilities: {', '.join(abilities)}")
-    lines.extend(f"{k}: {v}" for k, v in props.items() if k not in _SPECIAL_PROPERTIES)
-    return lines
+    lines += [f"{k}: {v}" for k, v in props.items() if k not in _SPECIAL_PROPERTIES]
+    if not lines:
+        return ""
+    sep = f"\n{ind}    - "
+    return f"\n{ind}  • Properties:{sep}{sep.join(lines)}"
+
+
+def state_section(states: dict[str, Any], ind: str) -> str:
+    """The `• States:` section at indent `ind` (one `- key: value` line per state)."""
+    sep = f"\n{ind}    - "
+    return f"\n{ind}  • States:" + "".join([f"{sep}{k}: {v}" for k, v in states.items()])
+
+
+def held_item_entry(obj: Obj) -> str:
+    """A held object's Inventory entry: name, id, type, abilities and every property."""
+    props = obj.properties
+    text = f"\n    - {obj.name} (ID: {obj.id}, Type: {obj.type})"
+    abilities = props.get("provides_abilities")
+    if abilities:
+        text += f"\n      Provides Abilities: {', '.join(abilities)}"
+    return text + "".join([f"\n      {k}: {v}" for k, v in props.items() if k != "provides_abilities"])
+
+
+def room_title(world: World, room_id: str) -> str:
+    """A room's title line and its property lines."""
+    room = world.rooms[room_id]
+    text = f"▶ Room: {room.name} (ID: {room.id})"
+    if room.properties:
+        text += "\n  • Room Properties:" + "".join([f"\n    - {k}: {v}" for k, v in room.properties.items()])
+    return text
 
 
 class Renderer:
@@ -48,28 +99,33 @@ class Renderer:
         self._objects: dict[str, tuple[int, str]] = {}
         self._rooms: dict[str, str] = {}
         self._agents: dict[str, str] = {}
+        self._agent_entries: dict[str, str] = {}
         self._text: str | None = None
         self._properties: dict[str, tuple[str, str]] = {}
+        self._titles: dict[str, str] = {}
+        self._held: dict[str, str] = {}
+        self._limits_text: dict[str, tuple[str, str, str]] = {}
         self._header = (
             f"{OVERVIEW}\nTotal: {len(world.rooms)} rooms, {len(world.objects)} objects, "
             f"{len(world.agents)} agents\n\n{ROOMS_HEADER}"
         )
 
-    def _visible_children(self, children: list[str]) -> list[Obj]:
-        objects = self.world.objects
-        if self.show_all:
-            return [objects[c] for c in children]
-        return [o for o in (objects[c] for c in children) if o.discovered]
+    def _child_blocks(self, children: list[str], depth: int) -> list[str]:
+        """The blocks of the visible objects among `children` at `depth`, reusing the cached ones."""
+        objects, cache, show_all = self.world.objects, self._objects, self.show_all
+        blocks = []
+        for child in children:
+            obj = objects[child]
+            if show_all or obj.discovered:
+                cached = cache.get(child)
+                blocks.append(cached[1] if cached is not None and cached[0] == depth else self.object_block(obj, depth))
+        return blocks
 
-    def _property_block(self, obj: Obj, ind: str) -> str:
+    def _property_section(self, obj: Obj, ind: str) -> str:
         """The Properties section (properties never change; the text is kept per indent)."""
         cached = self._properties.get(obj.id)
         if cached is None or cached[0] != ind:
-            lines = property_lines(obj.properties)
-            text = (
-                f"{ind}  • Properties:\n" + "\n".join(f"{ind}    - {line}" for line in lines) if lines else ""
-            )
-            cached = self._properties[obj.id] = (ind, text)
+            cached = self._properties[obj.id] = (ind, property_section(obj.properties, ind))
         return cached[1]
 
     def object_block(self, obj: Obj, depth: int) -> str:
@@ -77,53 +133,75 @@ class Renderer:
         cached = self._objects.get(obj.id)
         if cached is not None and cached[0] == depth:
             return cached[1]
-        world = self.world
         ind = " " * (4 + 2 * depth)
         where = "inside" if obj.rel == "in" else "on top of"
-        lines = [
-            f"{ind}◆ {obj.name} (ID: {obj.id}, Type: {obj.type})",
-            f"{ind}  • Location: {where} {world.node_name(obj.parent)} (ID: {obj.parent})",
-        ]
+        text = (
+            f"{ind}◆ {obj.name} (ID: {obj.id}, Type: {obj.type})\n"
+            f"{ind}  • Location: {where} {self.world.node_name(obj.parent)} (ID: {obj.parent})"
+        )
         if obj.states:
-            lines.append(f"{ind}  • States:")
-            lines.extend(f"{ind}    - {k}: {v}" for k, v in obj.states.items())
-        props = self._property_block(obj, ind)
-        if props:
-            lines.append(props)
-        kids = self._visible_children(obj.children)
+            text += state_section(obj.states, ind)
+        text += self._property_section(obj, ind)
+        kids = self._child_blocks(obj.children, depth + 1) if obj.children else None
         if kids:
-            lines.append(f"{ind}  • Contains Objects:")
-            lines.extend(self.object_block(k, depth + 1) for k in kids)
-        text = "\n".join(lines)
+            # One join, so the (possibly long) child blocks are copied once.
+            text = "\n".join([f"{text}\n{ind}  • Contains Objects:", *kids])
         self._objects[obj.id] = (depth, text)
         return text
 
-    def room_block(self, room_id: str) -> str:
-        """One room: properties, the agents in it and its visible objects."""
-        cached = self._rooms.get(room_id)
-        if cached is not None:
-            return cached
-        world = self.world
-        room = world.rooms[room_id]
-        lines = [f"▶ Room: {room.name} (ID: {room.id})"]
-        if room.properties:
-            lines.append("  • Room Properties:")
-            lines.extend(f"    - {k}: {v}" for k, v in room.properties.items())
-        agents = [a for a in world.agents.values() if a.location == room_id]
-        if agents:
-            lines.append("  • Agents:")
-            for agent in agents:
-                lines.append(f"    - Agent: {agent.name} (ID: {agent.id})")
-                lines.append(f"      Items held: {len(agent.inventory)}, Abilities: {len(agent.sources)}")
-        kids = self._visible_children(room.children)
-        if kids:
-            lines.append("  • Objects:")
-            lines.extend(self.object_block(k, 0) for k in kids)
-        else:
-            lines.append("  • Objects: Not yet discovered")
-        text = "\n".join(lines)
-        self._rooms[room_id] = text
-        return text
+    def _room_title(self, room_id: str) -> str:
+        """A room's title and property lines (they never change)."""
+        title = self._titles.get(room_id)
+        if title is None:
+            title = self._titles[room_id] = room_title(self.world, room_id)
+        return title
+
+    def _room_objects(self, room_id: str) -> str:
+        """A room's Objects section: its visible object trees."""
+        section = self._rooms.get(room_id)
+        if section is None:
+            kids = self._child_blocks(self.world.rooms[room_id].children, 0)
+            if kids:
+                section = "\n".join(["  • Objects:", *kids])
+            else:
+                section = "  • Objects: Not yet discovered"
+            self._rooms[room_id] = section
+        return section
+
+    def _agent_entry(self, agent: Agent) -> str:
+        """The agent's entry in the Agents section of the room it is in."""
+        entry = self._agent_entries.get(agent.id)
+        if entry is None:
+            entry = self._agent_entries[agent.id] = (
+                f"\n    - Agent: {agent.name} (ID: {agent.id})\n"
+                f"      Items held: {len(agent.inventory)}, Abilities: {len(agent.sources)}"
+            )
+        return entry
+
+    def _agent_sections(self) -> dict[str, str]:
+        """The Agents section of each room an agent is in (agents in their listing order)."""
+        sections: dict[str, str] = {}
+        for agent in self.world.agents.values():
+            sections[agent.location] = sections.get(agent.location, "  • Agents:") + self._agent_entry(agent)
+        return sections
+
+    def _held_item(self, obj_id: str) -> str:
+        """A held object's Inventory entry (built from what never changes, so kept once built)."""
+        entry = self._held.get(obj_id)
+        if entry is None:
+            entry = self._held[obj_id] = held_item_entry(self.world.objects[obj_id])
+        return entry
+
+    def _limits(self, agent: Agent) -> tuple[str, str, str]:
+        """The agent's max weight, grasp limit and max size as text (they never change)."""
+        limits = self._limits_text.get(agent.id)
+        if limits is None:
+            limits = self._limits_text[agent.id] = (
+                str(agent.max_weight),
+                str(agent.max_grasp_limit),
+                str(agent.max_size),
+            )
+        return limits
 
     def agent_block(self, agent: Agent) -> str:
         """One agent's details: location, load, abilities with sources, inventory, cooperative mode."""
@@ -131,42 +209,33 @@ class Renderer:
         if cached is not None:
             return cached
         world = self.world
-        lines = [
-            f"▶ Agent: {agent.name} (ID: {agent.id})",
-            f"  • Location: {world.node_name(agent.location)} (ID: {agent.location})",
-            "  • Physical Properties:",
-            f"    - Load: {agent.current_weight}/{agent.max_weight}kg",
-            f"    - Grasp Capacity: {len(agent.inventory)}/{agent.max_grasp_limit} items",
-            f"    - max_size: {agent.max_size}",
-        ]
+        max_weight, grasp_limit, max_size = self._limits(agent)
+        text = (
+            f"▶ Agent: {agent.name} (ID: {agent.id})\n"
+            f"  • Location: {world.node_name(agent.location)} (ID: {agent.location})\n"
+            "  • Physical Properties:\n"
+            f"    - Load: {number_text(agent.current_weight)}/{max_weight}kg\n"
+            f"    - Grasp Capacity: {len(agent.inventory)}/{grasp_limit} items\n"
+            f"    - max_size: {max_size}"
+        )
         if agent.sources:
-            lines.append("  • Abilities:")
+            text += "\n  • Abilities:"
             for ability in agent.abilities:
                 sources = ", ".join(
                     f"{world.objects[s].name} (ID: {s})" for s in sorted(agent.sources[ability])
                 )
-                lines.append(f"    - {ability}, Source: {sources}")
+                text += f"\n    - {ability}, Source: {sources}"
         else:
-            lines.append("  • Abilities: None")
+            text += "\n  • Abilities: None"
         if agent.inventory:
-            lines.append("  • Inventory:")
-            for oid in agent.inventory:
-                obj = world.objects[oid]
-                lines.append(f"    - {obj.name} (ID: {obj.id}, Type: {obj.type})")
-                abilities = obj.properties.get("provides_abilities")
-                if abilities:
-                    lines.append(f"      Provides Abilities: {', '.join(abilities)}")
-                lines.extend(
-                    f"      {k}: {v}" for k, v in obj.properties.items() if k != "provides_abilities"
-                )
+            text += "\n  • Inventory:" + "".join([self._held_item(oid) for oid in agent.inventory])
         else:
-            lines.append("  • Inventory: None")
+            text += "\n  • Inventory: None"
         if agent.corp_object is not None:
-            lines.append(
-                f"  • Cooperative Mode: Currently cooperatively holding "
+            text += (
+                f"\n  • Cooperative Mode: Currently cooperatively holding "
                 f"{world.node_name(agent.corp_object)} (ID: {agent.corp_object})"
             )
-        text = "\n".join(lines)
         self._agents[agent.id] = text
         return text
 
@@ -181,16 +250,19 @@ class Renderer:
             self._rooms.pop(rid, None)
         for aid in world.dirty_agents:
             self._agents.pop(aid, None)
+            self._agent_entries.pop(aid, None)
         world.dirty_objects.clear()
         world.dirty_rooms.clear()
         world.dirty_agents.clear()
+        agent_sections = self._agent_sections()
         parts = [self._header]
         for rid in world.room_order:
-            parts.append(self.room_block(rid))
-            parts.append("")
+            parts.append(self._room_title(rid))
+            if rid in agent_sections:
+                parts.append(agent_sections[rid])
+            parts += (self._room_objects(rid), "")
         parts.append(AGENTS_HEADER)
         for agent in world.agents.values():
-            parts.append(self.agent_block(agent))
-            parts.append("")
+            parts += (self.agent_block(agent), "")
         self._text = "\n".join(parts)
         return self._text

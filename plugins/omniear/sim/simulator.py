@@ -138,7 +138,7 @@ class OmniSim:
             pair, overall, terminated = run_pair(
                 ids, [commands[i].strip() for i in ids], self.run_command, "strict_done" in self.fixes
             )
-            results = dict(zip(ids, pair, strict=True))
+            results = {ids[0]: pair[0], ids[1]: pair[1]}
         self.steps_taken += 1
         self.terminated = self.terminated or terminated
         return StepOutcome(results, overall, self.checks_passed(), self.verifier.completed, terminated)

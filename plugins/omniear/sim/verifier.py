@@ -19,6 +19,10 @@ COLLABORATION_WORDS = (
     "team up",
 )
 COOP_KEY = "cooperative_modified_attributes"
+#: The DONE report before and after the task completed (the reference formats done / 1 as a percentage).
+DONE_MESSAGES = tuple(
+    f"DONE command executed - Global task verification: {done}/1 tasks completed ({done / 1:.1%})" for done in (0, 1)
+)
 
 
 def needs_cooperation(task: TaskSpec) -> bool:
@@ -81,5 +85,4 @@ class Verifier:
 
     def done_message(self) -> str:
         """The DONE command's report line."""
-        done = 1 if self.completed else 0
-        return f"DONE command executed - Global task verification: {done}/1 tasks completed ({done / 1:.1%})"
+        return DONE_MESSAGES[self.completed]

@@ -128,10 +128,12 @@ class World:
         self.agents: dict[str, Agent] = {
             a.id: Agent(a.id, a.name, a.max_weight, a.max_grasp_limit, a.max_size, start) for a in task.agents
         }
+        #: What changed since the last render: objects, rooms whose object tree changed, agents.
         self.dirty_rooms: set[str] = set(self.rooms)
         self.dirty_objects: set[str] = set(self.objects)
         self.dirty_agents: set[str] = set(self.agents)
         self.abilities_changed = True
+        #: Counts changes of object positions and states (what validation checks look at).
         self.version = 0
 
     # --- graph queries -------------------------------------------------------------------------------
@@ -175,12 +177,15 @@ class World:
 
     def descendants(self, node_id: str) -> list[str]:
         """All objects below a node, depth first in child order."""
+        objects = self.objects
         out: list[str] = []
-        stack = list(reversed(self.node_children(node_id)))
+        stack = self.node_children(node_id)[::-1]
         while stack:
             oid = stack.pop()
             out.append(oid)
-            stack.extend(reversed(self.objects[oid].children))
+            children = objects[oid].children
+            if children:
+                stack += children[::-1]
         return out
 
     def contains(self, obj_id: str, node_id: str) -> bool:
@@ -189,12 +194,13 @@ class World:
 
     def furniture_group(self, obj_id: str) -> set[str]:
         """The nearest FURNITURE at or above an object plus its discovered descendants; else the object."""
+        objects = self.objects
         node = obj_id
-        while node in self.objects:
-            obj = self.objects[node]
+        while node in objects:
+            obj = objects[node]
             if obj.type == "FURNITURE":
-                group = {node}
-                group.update(d for d in self.descendants(node) if self.objects[d].discovered)
+                group = {d for d in self.descendants(node) if objects[d].discovered}
+                group.add(node)
                 return group
             node = obj.parent
         return {obj_id}
@@ -214,7 +220,6 @@ class World:
 
     def touch_many(self, room: str, obj_ids: list[str]) -> None:
         """Mark many objects of one room, and their ancestors, as changed (one walk per unmarked chain)."""
-        self.version += 1
         dirty, objects = self.dirty_objects, self.objects
         for node in obj_ids:
             while node in objects and node not in dirty:
@@ -223,10 +228,8 @@ class World:
         self.dirty_rooms.add(room)
 
     def touch_agent(self, agent: Agent) -> None:
-        """Mark an agent's details block and the room block listing it as changed."""
-        self.version += 1
+        """Mark an agent's details block as changed (rooms list their agents afresh on every render)."""
         self.dirty_agents.add(agent.id)
-        self.dirty_rooms.add(agent.location)
 
     def detach(self, obj: Obj) -> None:
         """Remove an object from its parent's child list (touching the old position)."""
@@ -244,7 +247,6 @@ class World:
 
     def move_agent(self, agent: Agent, room: str) -> None:
         """Teleport an agent to a room."""
-        self.touch_agent(agent)
         agent.location = room
         self.touch_agent(agent)
 
