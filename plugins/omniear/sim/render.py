@@ -10,6 +10,7 @@ costliest part of the text. Rooms are rendered in sorted id order (the reference
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -33,19 +34,11 @@ def number_text(value: Any) -> str:
     return _float_text(value) if type(value) is float and value else str(value)
 
 
-@lru_cache(maxsize=1024)
-def _float_size_text(length: float, width: float, height: float) -> str:
-    """The Size line for three non-zero floats, memoized like `number_text`."""
-    return f"Size: {length}m x {width}m x {height}m (L x W x H)"
-
-
 def size_text(size: Any) -> str | None:
     """`L m x W m x H m` for a three-item size list, else None (no Size line)."""
     if not (isinstance(size, (list, tuple)) and len(size) == 3):
         return None
-    length, width, height = size
-    if type(length) is type(width) is type(height) is float and length and width and height:
-        return _float_size_text(length, width, height)
+    length, width, height = (number_text(v) for v in size)
     return f"Size: {length}m x {width}m x {height}m (L x W x H)"
 
 
@@ -99,27 +92,25 @@ class Renderer:
         self._objects: dict[str, tuple[int, str]] = {}
         self._rooms: dict[str, str] = {}
         self._agents: dict[str, str] = {}
-        self._agent_entries: dict[str, str] = {}
         self._text: str | None = None
         self._properties: dict[str, tuple[str, str]] = {}
-        self._titles: dict[str, str] = {}
-        self._held: dict[str, str] = {}
-        self._limits_text: dict[str, tuple[str, str, str]] = {}
+        self._fixed: dict[tuple[str, str], str] = {}  # texts of what never changes: room titles, held items
         self._header = (
             f"{OVERVIEW}\nTotal: {len(world.rooms)} rooms, {len(world.objects)} objects, "
             f"{len(world.agents)} agents\n\n{ROOMS_HEADER}"
         )
 
     def _child_blocks(self, children: list[str], depth: int) -> list[str]:
-        """The blocks of the visible objects among `children` at `depth`, reusing the cached ones."""
-        objects, cache, show_all = self.world.objects, self._objects, self.show_all
-        blocks = []
-        for child in children:
-            obj = objects[child]
-            if show_all or obj.discovered:
-                cached = cache.get(child)
-                blocks.append(cached[1] if cached is not None and cached[0] == depth else self.object_block(obj, depth))
-        return blocks
+        """The blocks of the visible objects among `children` at `depth`."""
+        objects, show_all = self.world.objects, self.show_all
+        return [self.object_block(o, depth) for o in (objects[c] for c in children) if show_all or o.discovered]
+
+    def _fixed_text(self, kind: str, key: str, build: Callable[[], str]) -> str:
+        """A text built only from what never changes, built once."""
+        text = self._fixed.get((kind, key))
+        if text is None:
+            text = self._fixed[(kind, key)] = build()
+        return text
 
     def _property_section(self, obj: Obj, ind: str) -> str:
         """The Properties section (properties never change; the text is kept per indent)."""
@@ -149,13 +140,6 @@ class Renderer:
         self._objects[obj.id] = (depth, text)
         return text
 
-    def _room_title(self, room_id: str) -> str:
-        """A room's title and property lines (they never change)."""
-        title = self._titles.get(room_id)
-        if title is None:
-            title = self._titles[room_id] = room_title(self.world, room_id)
-        return title
-
     def _room_objects(self, room_id: str) -> str:
         """A room's Objects section: its visible object trees."""
         section = self._rooms.get(room_id)
@@ -168,40 +152,14 @@ class Renderer:
             self._rooms[room_id] = section
         return section
 
-    def _agent_entry(self, agent: Agent) -> str:
-        """The agent's entry in the Agents section of the room it is in."""
-        entry = self._agent_entries.get(agent.id)
-        if entry is None:
-            entry = self._agent_entries[agent.id] = (
-                f"\n    - Agent: {agent.name} (ID: {agent.id})\n"
-                f"      Items held: {len(agent.inventory)}, Abilities: {len(agent.sources)}"
-            )
-        return entry
-
     def _agent_sections(self) -> dict[str, str]:
         """The Agents section of each room an agent is in (agents in their listing order)."""
         sections: dict[str, str] = {}
         for agent in self.world.agents.values():
-            sections[agent.location] = sections.get(agent.location, "  • Agents:") + self._agent_entry(agent)
+            entry = (f"\n    - Agent: {agent.name} (ID: {agent.id})\n"
+                     f"      Items held: {len(agent.inventory)}, Abilities: {len(agent.sources)}")
+            sections[agent.location] = sections.get(agent.location, "  • Agents:") + entry
         return sections
-
-    def _held_item(self, obj_id: str) -> str:
-        """A held object's Inventory entry (built from what never changes, so kept once built)."""
-        entry = self._held.get(obj_id)
-        if entry is None:
-            entry = self._held[obj_id] = held_item_entry(self.world.objects[obj_id])
-        return entry
-
-    def _limits(self, agent: Agent) -> tuple[str, str, str]:
-        """The agent's max weight, grasp limit and max size as text (they never change)."""
-        limits = self._limits_text.get(agent.id)
-        if limits is None:
-            limits = self._limits_text[agent.id] = (
-                str(agent.max_weight),
-                str(agent.max_grasp_limit),
-                str(agent.max_size),
-            )
-        return limits
 
     def agent_block(self, agent: Agent) -> str:
         """One agent's details: location, load, abilities with sources, inventory, cooperative mode."""
@@ -209,14 +167,13 @@ class Renderer:
         if cached is not None:
             return cached
         world = self.world
-        max_weight, grasp_limit, max_size = self._limits(agent)
         text = (
             f"▶ Agent: {agent.name} (ID: {agent.id})\n"
             f"  • Location: {world.node_name(agent.location)} (ID: {agent.location})\n"
             "  • Physical Properties:\n"
-            f"    - Load: {number_text(agent.current_weight)}/{max_weight}kg\n"
-            f"    - Grasp Capacity: {len(agent.inventory)}/{grasp_limit} items\n"
-            f"    - max_size: {max_size}"
+            f"    - Load: {number_text(agent.current_weight)}/{agent.max_weight}kg\n"
+            f"    - Grasp Capacity: {len(agent.inventory)}/{agent.max_grasp_limit} items\n"
+            f"    - max_size: {agent.max_size}"
         )
         if agent.sources:
             text += "\n  • Abilities:"
@@ -228,7 +185,10 @@ class Renderer:
         else:
             text += "\n  • Abilities: None"
         if agent.inventory:
-            text += "\n  • Inventory:" + "".join([self._held_item(oid) for oid in agent.inventory])
+            objects = world.objects
+            text += "\n  • Inventory:" + "".join(
+                [self._fixed_text("held", oid, lambda o=objects[oid]: held_item_entry(o)) for oid in agent.inventory]
+            )
         else:
             text += "\n  • Inventory: None"
         if agent.corp_object is not None:
@@ -250,14 +210,13 @@ class Renderer:
             self._rooms.pop(rid, None)
         for aid in world.dirty_agents:
             self._agents.pop(aid, None)
-            self._agent_entries.pop(aid, None)
         world.dirty_objects.clear()
         world.dirty_rooms.clear()
         world.dirty_agents.clear()
         agent_sections = self._agent_sections()
         parts = [self._header]
         for rid in world.room_order:
-            parts.append(self._room_title(rid))
+            parts.append(self._fixed_text("room", rid, lambda r=rid: room_title(world, r)))
             if rid in agent_sections:
                 parts.append(agent_sections[rid])
             parts += (self._room_objects(rid), "")
