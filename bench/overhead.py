@@ -63,6 +63,7 @@ STEPS = 10
 EPISODES_B = 64
 LATENCY_B_S = 0.1
 IDEAL_STEPS_PER_S = EPISODES_B / LATENCY_B_S
+IDEAL_MS = STEPS * LATENCY_B_S * 1000  # one episode of workload (b) with nothing but its model calls
 TARGET_STEP_MS = 0.5
 TARGET_EFFICIENCY = 0.95
 ZERO_MODEL = "overhead-zero"
@@ -332,7 +333,8 @@ def litellm_cost(calls: int) -> tuple[float, float]:
     from suite.models import load_litellm
 
     litellm = load_litellm()
-    messages = [{"role": "user", "content": "e000 step 0\nAnswer with one line: ACTION: go"}]
+    task = Task(BENCH, "e000", {"steps": STEPS})
+    messages = build_prompt(BENCH, task, StepEnv(task).reset(), [])
     model = f"scripted/{ZERO_MODEL}"
 
     async def call_all(n: int) -> None:
@@ -367,16 +369,19 @@ def efficiency_ceiling(critical_ms: float, total_ms: float, workers: int) -> flo
     request leaves at least (64 / workers - 1) x critical_ms after the first one's; with a fixed latency that lag
     never shrinks, and the slowest episode ends 10 x (100 ms + critical_ms) + that lag after the start.
     """
-    ideal_ms = STEPS * LATENCY_B_S * 1000
-    spread = ideal_ms / (ideal_ms + (STEPS + EPISODES_B / workers - 1) * critical_ms)
+    spread = IDEAL_MS / (IDEAL_MS + _lag_steps(workers) * critical_ms)
     throughput = LATENCY_B_S * 1000 * workers / (EPISODES_B * total_ms) if total_ms > 0 else 1.0
     return min(1.0, spread, throughput)
 
 
 def cpu_for_target(workers: int) -> float:
     """The most CPU a step may cost between reply and request (ms) for the target, by `efficiency_ceiling`."""
-    ideal_ms = STEPS * LATENCY_B_S * 1000
-    return ideal_ms * (1 / TARGET_EFFICIENCY - 1) / (STEPS + EPISODES_B / workers - 1)
+    return IDEAL_MS * (1 / TARGET_EFFICIENCY - 1) / _lag_steps(workers)
+
+
+def _lag_steps(workers: int) -> float:
+    """How many steps' CPU the slowest episode waits in all: its own 10, and the rest of its round's share."""
+    return STEPS + EPISODES_B / workers - 1
 
 
 def asyncio_efficiency() -> float:

@@ -1,11 +1,11 @@
 """The observation text (the reference's natural-language environment description), cached per block.
 
-Object subtrees, each room's Objects section and the agent blocks and entries are cached; a step
-invalidates only what it touched (`World.dirty_*`). Each room's Agents section is assembled afresh on
-every render, so an agent moving leaves the rooms' Objects sections alone. Texts built only from what
-never changes (an object's properties, a room's title, a held item's entry, an agent's limits) are
-kept for the renderer's lifetime, and floats go through small memos, as formatting them is the
-costliest part of the text. Rooms are rendered in sorted id order (the reference used set order).
+Object subtrees, each room's Objects section and the agent blocks are cached; a step invalidates only
+what it touched (`World.dirty_*`). Each room's Agents section is assembled afresh on every render, so an
+agent moving leaves the rooms' Objects sections alone. Texts built only from what never changes (an
+object's properties, a room's title, a held item's entry) are kept for the renderer's lifetime, and
+floats go through a small memo, as formatting them is the costliest part of the text. Rooms are
+rendered in sorted id order (the reference used set order).
 """
 
 from __future__ import annotations
