@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from suite.outcomes import PARSE_FAILURE, failure_outcome
 from suite.records import Settlement, Task, Trajectory
 from suite_agentvqa.data import LETTERS, Question
 from suite_agentvqa.options import file_index, shown_letter
@@ -13,7 +14,9 @@ def settle(task: Task, trajectory: Trajectory) -> Settlement:
     """Score the answers step by step against the order asked at that step; an unparsed one leaves it unevaluated.
 
     `answers` and `gold` list the letters per order asked (`-`: unparsed), e.g. `CB-A` against `CBAD`;
-    `answers_as_filed` maps each answer back to the option's letter in the file's order."""
+    `answers_as_filed` maps each answer back to the option's letter in the file's order. The outcome follows the
+    taxonomy's precedence (`suite.outcomes`): `parse_failure` only when no answer parsed; a circular question
+    with some answers parsed and one not is an `agent_failure` of category `unevaluated`."""
     question: Question = task.data["question"]
     orders = task.data["orders"]
     steps = trajectory.steps[: len(orders)]
@@ -39,8 +42,10 @@ def settle(task: Task, trajectory: Trajectory) -> Settlement:
     if correct:
         return Settlement("success", metrics)
     if not evaluated:
-        failed = next((s.action.parse_error for s in steps if not s.action.ok), None)
-        return Settlement("parse_failure", metrics, failed or "no answer was given", "unevaluated")
+        unparsed = [s.action.parse_error for s in steps if not s.action.ok]
+        outcome = failure_outcome(len(steps), len(unparsed), False)
+        reason = unparsed[0] if outcome == PARSE_FAILURE else f"{len(unparsed)} of {len(orders)} answers unparsed"
+        return Settlement(outcome, metrics, reason or "no answer was given", "unevaluated")
     if len(orders) > 1 and right:
         return Settlement("agent_failure", metrics, f"right in {right} of {len(orders)} orders", "inconsistent")
     return Settlement("agent_failure", metrics, f"answered {answers[0]}, correct {golds[0]}", "wrong_answer")

@@ -6,6 +6,7 @@ import statistics
 from collections import Counter, defaultdict
 from typing import Any
 
+from suite.outcomes import PARSE_FAILURE, failure_outcome
 from suite.records import Settlement, Task, Trajectory
 from suite.registry import DetailTable
 from suite_asgard.termination import END_REASONS, MAX_FAILURES, MAX_REPEATS, MAX_STEPS
@@ -46,10 +47,11 @@ def settle(task: Task, trajectory: Trajectory, env: Any) -> Settlement:
     if success:
         return Settlement("success", metrics)
     left = ", ".join(env.unmet_goals())
-    if n and kinds[UNPARSABLE] == n:
-        return Settlement("parse_failure", metrics, f"no reply had an 'Action:' line ({end}); unmet: {left}", end)
+    outcome = failure_outcome(n, kinds[UNPARSABLE], end == MAX_STEPS)
+    if outcome == PARSE_FAILURE:
+        return Settlement(outcome, metrics, f"no reply had an 'Action:' line ({end}); unmet: {left}", end)
     if end == MAX_STEPS:
-        return Settlement("budget_exhausted", metrics, f"step limit reached after {n} steps; unmet: {left}", end)
+        return Settlement(outcome, metrics, f"step limit reached after {n} steps; unmet: {left}", end)
     reason = {MAX_REPEATS: "the same action or sequence repeated more than 8 times",
               MAX_FAILURES: "10 failed turns in a row"}.get(end, f"ended ({trajectory.end_reason})")
     return Settlement("agent_failure", metrics, f"{reason}; unmet: {left}", end or "unfinished")

@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
+from suite.outcomes import AGENT_FAILURE, PARSE_FAILURE, failure_outcome, unparsable_steps
 from suite.records import Settlement, Task, Trajectory
 from suite.registry import DetailTable
 from suite_omniear.data import CATEGORIES, EvalTask
@@ -40,7 +41,7 @@ def settle(task: Task, trajectory: Trajectory, success: bool, done_claims: list[
     claimed = bool(done_claims)
     cell = DONE_CELLS[(0 if success else 1) if claimed else (2 if success else 3)]
     multi = task.data["agents"] > 1
-    parse_failures = sum(not s.action.ok for s in trajectory.steps)
+    parse_failures = unparsable_steps(trajectory)
     metrics: dict[str, Any] = {
         "success": success,
         "success_single": None if multi else success,
@@ -56,10 +57,11 @@ def settle(task: Task, trajectory: Trajectory, success: bool, done_claims: list[
     }
     if success:
         return Settlement("success", metrics)
-    if trajectory.end_reason == "max_steps":
-        return Settlement("budget_exhausted", metrics, f"goal not reached in {steps} steps", "step_cap")
-    if steps and parse_failures == steps:
-        return Settlement("parse_failure", metrics, "no reply could be parsed", "unparsable")
+    outcome = failure_outcome(steps, parse_failures, trajectory.end_reason == "max_steps")
+    if outcome == PARSE_FAILURE:
+        return Settlement(outcome, metrics, f"none of the {steps} replies could be parsed", "unparsable")
+    if outcome != AGENT_FAILURE:
+        return Settlement(outcome, metrics, f"goal not reached in {steps} steps", "step_cap")
     reason = "claimed DONE before the goal held" if claimed else "stopped before the goal held"
     return Settlement("agent_failure", metrics, reason, "false_done" if claimed else "stopped")
 

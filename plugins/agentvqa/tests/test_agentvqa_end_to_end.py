@@ -136,8 +136,11 @@ def test_circular_and_shuffled(tmp_path: Path) -> None:
 
     register_script("agentvqa-gives-up", first_then_refuse)
     gave_up = _run(tmp_path / "g", "--model", "scripted/agentvqa-gives-up", *subset)
-    assert all(r["outcome"] == "parse_failure" and r["steps"] == 4 for r in gave_up)
+    # one answer parsed: unevaluated, but no parse failure (the taxonomy's precedence, docs/plugins.md)
+    assert all((r["outcome"], r["failure_category"], r["steps"]) == ("agent_failure", "unevaluated", 4)
+               for r in gave_up)
     assert {r["metrics"]["answers"] for r in gave_up} == {"A---"}
+    assert all(r["metrics"]["unevaluated"] and r["metrics"]["correct_evaluated"] is None for r in gave_up)
 
 
 def test_limit_per_dataset_and_filters(tmp_path: Path) -> None:

@@ -1,0 +1,31 @@
+"""The failure taxonomy's precedence: which one outcome an episode that did not succeed gets (docs/plugins.md).
+
+Success comes first, then the core's infra outcomes (`model_error`, `env_error`, `timeout`, applied by the loop
+over every outcome but success), then this rule, checked in order, first match wins:
+
+1. `parse_failure`: the agent gave at least one reply and none of them could be parsed into an action, however
+   the episode then ended (a step cap or a failure limit reached by unparsable replies is the symptom, not the
+   cause);
+2. `budget_exhausted`: the episode used up its step (or turn) budget;
+3. `agent_failure`: anything else (the benchmark's own category says what).
+"""
+
+from __future__ import annotations
+
+from suite.records import Trajectory
+
+PARSE_FAILURE = "parse_failure"
+BUDGET_EXHAUSTED = "budget_exhausted"
+AGENT_FAILURE = "agent_failure"
+
+
+def unparsable_steps(trajectory: Trajectory) -> int:
+    """The steps whose reply the plugin's `parse_action` could not turn into an action."""
+    return sum(not s.action.ok for s in trajectory.steps)
+
+
+def failure_outcome(replies: int, unparsable: int, budget_spent: bool) -> str:
+    """The outcome of an episode that did not succeed, by the taxonomy's precedence (module docstring)."""
+    if replies and unparsable >= replies:
+        return PARSE_FAILURE
+    return BUDGET_EXHAUSTED if budget_spent else AGENT_FAILURE
