@@ -15,7 +15,7 @@ COMPARED_STEP_FIELDS = ("action", "reply", "feedback", "done", "info")
 
 
 def _steps(store: RunStore, episode_id: str) -> list[dict[str, Any]]:
-    return [e for e in store.read_trace(episode_id) if e.get("type") == "step"]
+    return [e for e in store.read_trace(episode_id, prompts=False) if e.get("type") == "step"]
 
 
 def _compare(old: RunStore, new: RunStore, old_rec: dict[str, Any], new_rec: dict[str, Any] | None) -> str | None:

@@ -25,7 +25,8 @@ from suite.plugins import PluginHost
 from suite.progress import RunProgress
 from suite.records import EpisodeRecord, Observation, StepRecord, Task
 from suite.runinfo import RunInfo
-from suite.store import CONFIG_NAME, RunStore, TraceWriter
+from suite.store import CONFIG_NAME, RunStore
+from suite.traces import TraceWriter
 
 
 class FileSink(TraceSink):
@@ -48,7 +49,7 @@ class FileSink(TraceSink):
         record.images = self.writer.store_images(observation, record.index + 1)
         data = record.to_json()
         data["observation"] = observation.text
-        self.writer.write(data)
+        self.writer.write_step(data)
 
     def end(self, result: EpisodeResult) -> None:
         """Write the settlement and close the file."""

@@ -12,13 +12,13 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from suite.errors import SuiteError
-from suite.records import EpisodeRecord, Observation
+from suite.records import EpisodeRecord
 from suite.schemas import validate
+from suite.traces import ENCODE_ERRORS, TraceWriter, dumps, read_trace
 
 RECORD_SCHEMA = Path(__file__).parent / "jsonschemas" / "episode_record.schema.json"
 DB_NAME = "run.sqlite"
@@ -232,8 +232,8 @@ class RunStore:
                 for image in event.get("images") or []:
                     if str(image.get("path", "")).startswith(old):
                         image["path"] = new + image["path"][len(old):]
-                lines.append(json.dumps(event, ensure_ascii=False) + "\n")
-            kept.write_text("".join(lines), encoding="utf-8")
+                lines.append(dumps(event) + "\n")
+            kept.write_text("".join(lines), encoding="utf-8", errors=ENCODE_ERRORS)
         return str(kept.relative_to(self.root))
 
     def records(self) -> list[dict[str, Any]]:
@@ -249,45 +249,6 @@ class RunStore:
         """Start an episode's trace afresh (an unfinished attempt's partial trace is replaced)."""
         return TraceWriter(self.root, self.trace_path(episode_id), safe_name(episode_id))
 
-    def read_trace(self, episode_id: str) -> list[dict[str, Any]]:
-        """The lines of an episode's trace."""
-        with self.trace_path(episode_id).open(encoding="utf-8") as fh:
-            return [json.loads(line) for line in fh if line.strip()]
-
-
-def _plain(value: Any) -> Any:
-    """JSON for what a plugin may put in a step's info: dataclasses as dicts, anything else as text."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return asdict(value)
-    return str(value)
-
-
-class TraceWriter:
-    """Appends an episode's events to its JSONL trace as they happen; images go to frames/ as PNG."""
-
-    def __init__(self, root: Path, path: Path, stem: str) -> None:
-        self.root = root
-        self.path = path
-        self.stem = stem
-        self._fh = path.open("w", encoding="utf-8")
-
-    def write(self, event: dict[str, Any]) -> None:
-        """Append one event and flush it to the file."""
-        self._fh.write(json.dumps(event, ensure_ascii=False, default=_plain) + "\n")
-        self._fh.flush()
-
-    def store_images(self, observation: Observation, step: int) -> list[dict[str, Any]]:
-        """Write an observation's in-memory images as PNG files; return their references."""
-        refs = []
-        for i, image in enumerate(observation.images):
-            if image.path is None and image.png is not None:
-                rel = Path("frames") / self.stem / f"{step:04d}_{i}.png"
-                (self.root / rel).parent.mkdir(parents=True, exist_ok=True)
-                (self.root / rel).write_bytes(image.png)
-                image.path = str(rel)
-            refs.append(image.to_json())
-        return refs
-
-    def close(self) -> None:
-        """Close the file."""
-        self._fh.close()
+    def read_trace(self, episode_id: str, prompts: bool = True) -> list[dict[str, Any]]:
+        """An episode's trace events, each step with its prompt (see `suite.traces.read_trace`)."""
+        return read_trace(self.trace_path(episode_id), prompts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any, ClassVar
 
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,8 @@ from suite.hookspecs import BENCHMARK_HOOKS
 from suite.loop import EpisodeResult, TraceSink, run_episode
 from suite.plugins import PluginHost, build_host
 from suite.records import OUTCOMES, Action, Task
+from suite.schemas import validate
+from suite.traces import TRACE_SCHEMA, TraceWriter, read_lines
 
 
 def plugin_tasks(host: PluginHost, plugin: str, overrides: list[str]) -> dict[str, list[Task]]:
@@ -26,11 +29,14 @@ def plugin_tasks(host: PluginHost, plugin: str, overrides: list[str]) -> dict[st
             for b in benches}, cfg
 
 
-def oracle_episode(host: PluginHost, task: Task, cfg: Any) -> EpisodeResult:
-    """Run one episode of `task` with the benchmark's oracle agent, in this process."""
+def oracle_episode(host: PluginHost, task: Task, cfg: Any, trace_dir: Path | None = None) -> EpisodeResult:
+    """Run one episode of `task` with the benchmark's oracle agent, in this process (its trace written to
+    `trace_dir/trace.jsonl` and its frames under `trace_dir/frames` when given)."""
     agent = host.registry.agent("oracle", task.benchmark).factory(AgentContext(host, task.benchmark, cfg))
     section = cfg.get(task.benchmark) or configmod.OmegaConf.create({})
-    return asyncio.run(run_episode(host, task, agent, section, TraceSink()))
+    sink = TraceSink() if trace_dir is None else runner.FileSink(TraceWriter(trace_dir, trace_dir / "trace.jsonl",
+                                                                             "oracle"))
+    return asyncio.run(run_episode(host, task, agent, section, sink))
 
 
 class PluginConformance:
@@ -63,14 +69,17 @@ class PluginConformance:
             assert all(isinstance(t, Task) and t.benchmark == bench for t in items)
             assert len({t.id for t in items}) == len(items), f"{bench}: duplicate task ids"
 
-    def test_oracle_episode_succeeds(self) -> None:
-        """The benchmark's oracle agent settles its first tasks as success."""
+    def test_oracle_episode_succeeds(self, tmp_path: Path) -> None:
+        """The benchmark's oracle agent settles its first tasks as success; every line of their traces matches
+        the trace-line schema."""
         host, tasks, cfg = self._tasks()
         for items in tasks.values():
             for task in items[: self.oracle_tasks]:
-                result = oracle_episode(host, task, cfg)
+                result = oracle_episode(host, task, cfg, tmp_path)
                 assert result.settlement.outcome in OUTCOMES
                 assert result.settlement.outcome == "success", result.settlement.failure_reason
+                for i, line in enumerate(read_lines(tmp_path / "trace.jsonl")):
+                    validate(line, TRACE_SCHEMA, f"{task.key} trace line {i + 1}")
 
     def test_prompt_is_chat_messages(self) -> None:
         """build_prompt returns a non-empty list of role/content messages."""

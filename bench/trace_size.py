@@ -1,0 +1,176 @@
+"""Trace bytes per step of a 2,000-step episode (target: under 5 KB per step, images excluded).
+
+Run: `python bench/trace_size.py [--json] [--steps N] [--dir DIR]` (about 15 s on 2 cores).
+
+The episode runs through the real suite path (run folder, local executor, the one episode loop, the `direct`
+agent, `ModelClient` and litellm with a `scripted/` model, cache off) on this script's own `longrun` benchmark,
+shaped like a long-horizon household benchmark (LongAct runs thousands of steps) at its worst for a trace:
+every step sends a fixed system message of rules (about 2.4 KB) and one user message holding the task, the
+whole history of earlier actions and their feedback (it grows every step, without a window), and the current
+observation (about 0.6 KB); the model answers with a thought and an action. Images are stored as PNG files
+beside the trace and are not part of the figure (this benchmark has none).
+
+Printed (JSON keys): `trace_bytes_per_step` (the trace file's size over the steps), `steps`, `trace_bytes`,
+`prompt_bytes_per_step` (the mean size of the prompt sent, as JSON), `inline_bytes_per_step` (what the trace
+would take with every prompt written whole into its step, as before messages were stored by hash), and
+`target_bytes_per_step` (5,120).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from suite.hookspecs import hookimpl
+from suite.models import register_script
+from suite.records import Action, Observation, Settlement, StepRecord, StepResult, Task
+from suite.registry import BenchmarkSpec, Metric
+
+BENCH = "longrun"
+MODEL = "longrun-walker"
+STEPS = 2000
+TARGET_BYTES = 5 * 1024
+ROOMS = ("kitchen", "living room", "bathroom", "bedroom", "hallway", "study", "pantry")
+RULES = "\n".join(
+    f"Rule {i}: when you are in the {ROOMS[i % len(ROOMS)]}, look at every receptacle before you move on, "
+    "and never pick up an object you do not need for the current goal." for i in range(20))
+
+
+def reply(messages: list[dict[str, Any]]) -> str:
+    """A thought and a move to the next room (the episode runs until its step cap)."""
+    n = messages[-1]["content"].count("\n- ")
+    return f"Thought: the cup is not here; I will search the {ROOMS[(n + 1) % len(ROOMS)]} next.\n" \
+           f"ACTION: go to {ROOMS[(n + 1) % len(ROOMS)]}"
+
+
+class Walker:
+    """A house of rooms: each step moves the agent and describes what it sees."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+
+    def observe(self, room: str) -> Observation:
+        """What the agent sees in `room` (about 600 bytes, different in every step)."""
+        objects = ", ".join(f"{name}_{(self.steps * 7 + i) % 97}" for i, name in
+                            enumerate(("Cup", "Plate", "Apple", "Knife", "Towel", "Book", "Lamp", "Chair") * 3))
+        return Observation(text=f"Step {self.steps}. You are in the {room}. You see: {objects}. "
+                                f"Doors lead to the {ROOMS[(self.steps + 2) % len(ROOMS)]} and the hallway.")
+
+    def reset(self) -> Observation:
+        """Start in the kitchen."""
+        return self.observe("kitchen")
+
+    def step(self, action: str) -> StepResult:
+        """Move to the room named in the action."""
+        self.steps += 1
+        return StepResult(self.observe(action), feedback=f"You walk to the {action}.")
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+@hookimpl
+def register(registry: Any) -> None:
+    """Declare the benchmark and its scripted model."""
+    register_script(MODEL, reply)
+    registry.add_benchmark(BenchmarkSpec(BENCH, "a long-horizon episode for the trace-size benchmark",
+                                         [Metric("success", "SR")], inline_env=True))
+
+
+@hookimpl
+def load_tasks(benchmark: str, config: Any) -> list[Task]:
+    """One task with `<benchmark>.steps` steps."""
+    return [Task(benchmark, "find-the-cup", {}, max_steps=int(config.steps))]
+
+
+@hookimpl
+def make_env(benchmark: str, task: Task, config: Any) -> Walker:
+    """A fresh house."""
+    return Walker()
+
+
+@hookimpl
+def build_prompt(benchmark: str, task: Task, observation: Observation,
+                 history: list[StepRecord]) -> list[dict[str, Any]]:
+    """The rules, then the task, the whole history and the observation in one user message."""
+    lines = "".join(f"\n- {s.action.text}: {s.feedback}" for s in history)
+    user = (f"Task: find the cup and put it in the sink.\nWhat you did so far:{lines}\n\n"
+            f"Now: {observation.text}\nAnswer with a thought, then one line: ACTION: go to <room>")
+    return [{"role": "system", "content": RULES}, {"role": "user", "content": user}]
+
+
+@hookimpl
+def parse_action(benchmark: str, task: Task, reply: str) -> Action:
+    """`ACTION: go to <room>`."""
+    _, _, room = (reply or "").partition("ACTION: go to ")
+    return Action(value=room.strip(), text=f"go to {room.strip()}") if room else Action.failure("no action")
+
+
+@hookimpl
+def settle(benchmark: str, task: Task, trajectory: Any, env: Walker) -> Settlement:
+    """The cup is never found: the episode is there to be long."""
+    return Settlement("agent_failure", {"success": False})
+
+
+def measure(steps: int, root: Path) -> dict[str, Any]:
+    """Run one episode of `steps` steps through the suite and measure its trace."""
+    from omegaconf import OmegaConf
+    from suite import config as configmod
+    from suite.commands import execute_session, start_session
+    from suite.plugins import build_host
+
+    host = build_host(extra={BENCH: sys.modules[__name__]}, entry_points=False)
+    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    settings = {"run.plugins": [BENCH], "run.model": f"scripted/{MODEL}", "run.agent": "direct",
+                "model.cache": False, f"{BENCH}.steps": steps}
+    for key, value in settings.items():
+        OmegaConf.update(cfg, key, value, force_add=True)
+    session, tasks = start_session(host, cfg, str(root / "run"))
+    status = execute_session(session, tasks)
+    store = session.store
+    try:
+        (record,) = store.records()
+        if status != "complete" or record["steps"] != steps:
+            raise RuntimeError(f"bench run is not what it should be: {status}, {record['steps']} steps")
+        path = store.trace_path(record["episode_id"])
+        events = store.read_trace(record["episode_id"])
+    finally:
+        store.close()
+    step_events = [e for e in events if e["type"] == "step"]
+    prompt_bytes = sum(len(json.dumps(e["prompt"], ensure_ascii=False).encode()) for e in step_events)
+    inline = sum(len(json.dumps({**{k: v for k, v in e.items() if k != "messages"}}, ensure_ascii=False).encode())
+                 + 1 for e in events)
+    size = path.stat().st_size
+    return {"trace_bytes_per_step": round(size / steps, 1), "steps": steps, "trace_bytes": size,
+            "prompt_bytes_per_step": round(prompt_bytes / steps, 1),
+            "inline_bytes_per_step": round(inline / steps, 1), "target_bytes_per_step": TARGET_BYTES}
+
+
+def main() -> None:
+    """Print the figures (or one JSON object with --json)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--steps", type=int, default=STEPS, help=f"steps in the episode (default {STEPS})")
+    parser.add_argument("--dir", help="where the run folder goes (default: a temporary folder, removed after)")
+    args = parser.parse_args()
+    if args.dir:
+        figures = measure(args.steps, Path(args.dir))
+    else:
+        with tempfile.TemporaryDirectory(prefix="suite-trace-size-") as tmp:
+            figures = measure(args.steps, Path(tmp))
+    if args.json:
+        print(json.dumps(figures))
+        return
+    met = "met" if figures["trace_bytes_per_step"] < TARGET_BYTES else "MISSED"
+    print(f"trace bytes per step: {figures['trace_bytes_per_step']:,.0f} over {figures['steps']:,} steps "
+          f"(target < {TARGET_BYTES:,}: {met}); the trace file: {figures['trace_bytes']:,} bytes")
+    print(f"prompt sent per step: {figures['prompt_bytes_per_step']:,.0f} bytes; with every prompt written whole "
+          f"into its step the trace would take {figures['inline_bytes_per_step']:,.0f} bytes per step")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,205 @@
+"""Episode traces: JSONL files appended as an episode runs, each distinct prompt message stored once by hash.
+
+A step line names its prompt's messages by hash (`messages`); a `message` line before the first step that uses
+a message holds it, either whole (`message`) or, when it shares most of its text with the message at the same
+place in the previous prompt (a history that grows inside one message), as that message's text with a middle
+part replaced (`base`, `keep_start`, `keep_end`, `insert`, on the canonical JSON text). So a trace grows with
+what is new in each step, not with the prompt's length. `read_trace` gives every step its `prompt` back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from suite.records import Observation
+
+TRACE_SCHEMA = Path(__file__).parent / "jsonschemas" / "trace_line.schema.json"
+MIN_SHARED_CHARS = 256  # a message is stored as an edit of its predecessor only when they share this much
+ENCODE_ERRORS = "backslashreplace"  # a lone surrogate in a JSON string is written as its own \uXXXX escape
+
+
+def canonical(message: dict[str, Any]) -> str:
+    """The canonical JSON text of a message (what its hash and the edits of a trace are computed on)."""
+    return json.dumps(message, sort_keys=True, ensure_ascii=False)
+
+
+def message_hash(text: str) -> str:
+    """The content address of a message's canonical text."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _shared_start(a: str, b: str) -> int:
+    """Length of the longest common prefix (binary search over slice comparisons, done in C)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        mid = (low + high + 1) // 2
+        if a[low:mid] == b[low:mid]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def _shared_end(a: str, b: str, limit: int) -> int:
+    """Length of the longest common suffix, at most `limit`."""
+    low, high = 0, min(limit, len(a), len(b))
+    while low < high:
+        mid = (low + high + 1) // 2
+        if a[len(a) - mid:len(a) - low] == b[len(b) - mid:len(b) - low]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def _plain(value: Any) -> Any:
+    """JSON for what a plugin may put in a step's info: dataclasses as dicts, anything else as text."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    return str(value)
+
+
+def dumps(event: dict[str, Any]) -> str:
+    """One trace line (without its newline)."""
+    return json.dumps(event, ensure_ascii=False, default=_plain)
+
+
+class TraceWriter:
+    """Appends an episode's events to its JSONL trace as they happen; images go to frames/ as PNG."""
+
+    def __init__(self, root: Path, path: Path, stem: str) -> None:
+        self.root = root
+        self.path = path
+        self.stem = stem
+        self._fh = path.open("w", encoding="utf-8", errors=ENCODE_ERRORS)
+        self._stored: set[str] = set()
+        self._previous: list[tuple[str, str]] = []  # (hash, canonical text) of the last prompt's messages
+
+    def write(self, event: dict[str, Any]) -> None:
+        """Append one event and flush it to the file."""
+        self._fh.write(dumps(event) + "\n")
+        self._fh.flush()
+
+    def write_step(self, step: dict[str, Any]) -> None:
+        """Append a step line: its prompt's messages by hash, each new one stored first (one flush for all)."""
+        prompt = step.pop("prompt", None)
+        step["messages"] = None if prompt is None else self._intern(prompt)
+        self.write(step)
+
+    def _intern(self, prompt: list[dict[str, Any]]) -> list[str]:
+        """Hashes of the prompt's messages; writes (unflushed) a line for each one this trace does not hold yet."""
+        current = []
+        for i, message in enumerate(prompt):
+            text = canonical(message)
+            key = message_hash(text)
+            current.append((key, text))
+            if key in self._stored:
+                continue
+            self._stored.add(key)
+            line: dict[str, Any] = {"type": "message", "hash": key, "message": message}
+            if i < len(self._previous):
+                base_key, base = self._previous[i]
+                start = _shared_start(base, text)
+                end = _shared_end(base, text, min(len(base), len(text)) - start)
+                if start + end >= MIN_SHARED_CHARS:
+                    line = {"type": "message", "hash": key, "base": base_key, "keep_start": start,
+                            "keep_end": end, "insert": text[start:len(text) - end]}
+            self._fh.write(dumps(line) + "\n")
+        self._previous = current
+        return [key for key, _ in current]
+
+    def store_images(self, observation: Observation, step: int) -> list[dict[str, Any]]:
+        """Write an observation's in-memory images as PNG files; return their references."""
+        refs = []
+        for i, image in enumerate(observation.images):
+            if image.path is None and image.png is not None:
+                rel = Path("frames") / self.stem / f"{step:04d}_{i}.png"
+                (self.root / rel).parent.mkdir(parents=True, exist_ok=True)
+                (self.root / rel).write_bytes(image.png)
+                image.path = str(rel)
+            refs.append(image.to_json())
+        return refs
+
+    def close(self) -> None:
+        """Close the file."""
+        self._fh.close()
+
+
+def read_lines(path: Path) -> Iterator[dict[str, Any]]:
+    """The lines of a trace file as stored (message lines included)."""
+    with Path(path).open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                yield json.loads(line)
+
+
+def read_trace(path: Path, prompts: bool = True) -> list[dict[str, Any]]:
+    """A trace's events (start, steps, end), each step with its `prompt` rebuilt from the stored messages
+    (`prompts=False` skips that and leaves the hashes in `messages`). Traces written before messages were
+    stored by hash keep their inline `prompt`."""
+    texts: dict[str, str] = {}
+    events = []
+    for event in read_lines(path):
+        if event["type"] != "message":
+            if prompts and event.get("messages") is not None:
+                event["prompt"] = [json.loads(texts[key]) for key in event["messages"]]
+            events.append(event)
+        elif prompts:
+            if "message" in event:
+                texts[event["hash"]] = canonical(event["message"])
+            else:
+                base = texts[event["base"]]
+                texts[event["hash"]] = base[:event["keep_start"]] + event["insert"] + base[len(base) -
+                                                                                          event["keep_end"]:]
+    return events
+
+
+@dataclass
+class Spend:
+    """Model calls, tokens and dollars of one or more episode attempts."""
+
+    attempts: int = 0
+    steps: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+
+    @property
+    def tokens(self) -> int:
+        """Prompt and completion tokens together."""
+        return self.prompt_tokens + self.completion_tokens
+
+    def add(self, other: Spend) -> None:
+        """Add another attempt's (or sum's) spend to this one."""
+        self.attempts += other.attempts
+        self.steps += other.steps
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+        self.cost_usd += other.cost_usd
+
+
+def trace_spend(path: Path) -> tuple[str | None, Spend]:
+    """The benchmark (None before the episode started) and what the steps of one trace file spent."""
+    benchmark, spend = None, Spend(attempts=1)
+    with Path(path).open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith('{"type": "message"') or not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError:  # the last line of a trace cut off by a kill may be half-written
+                continue
+            if event["type"] == "start":
+                benchmark = event["benchmark"]
+            elif event["type"] == "step":
+                usage = event["usage"]
+                spend.steps += 1
+                spend.prompt_tokens += usage["prompt_tokens"]
+                spend.completion_tokens += usage["completion_tokens"]
+                spend.cost_usd += usage["cost_usd"]
+    return benchmark, spend
