@@ -33,6 +33,9 @@ class OmniEnv:
         self.sim = OmniSim.from_eval_task(eval_task, task.data["attribute_table"], str(config.observation_mode),
                                           frozenset(config.get("fixes") or ()))
         self.done_claims: list[int] = []
+        #: every check holds in the scene file: a first step that runs no command (an unparsable two-agent reply)
+        #: still completes the task, since the reference verifies after every step
+        self.complete_at_start = self.sim.verifier.all_hold(self.sim.world)
 
     def _observation(self) -> Observation:
         return Observation(text=self.sim.observation(), data={"actions": self.sim.available_actions()})
@@ -179,4 +182,5 @@ def parse_action(benchmark: str, task: Task, reply: str) -> Action:
 @hookimpl
 def settle(benchmark: str, task: Task, trajectory: Trajectory, env: OmniEnv) -> Settlement:
     """Sticky success, steps, the DONE-claim confusion cell and the reference's extra counts."""
-    return scoring.settle(task, trajectory, env.sim.task_success, env.done_claims)
+    at_start = env.complete_at_start and bool(trajectory.steps) and not trajectory.steps[0].action.ok
+    return scoring.settle(task, trajectory, env.sim.task_success or at_start, env.done_claims, at_start)

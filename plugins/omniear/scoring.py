@@ -26,7 +26,9 @@ def claims_done(commands: Mapping[str, str]) -> bool:
     return all(c.strip().upper() == "DONE" for c in commands.values())
 
 
-def _first_completion(trajectory: Trajectory) -> int | None:
+def _first_completion(trajectory: Trajectory, at_first_step: bool) -> int | None:
+    if at_first_step:
+        return 1
     return next((s.index + 1 for s in trajectory.steps if s.info.get("task_success")), None)
 
 
@@ -35,8 +37,12 @@ def _command_success_rate(trajectory: Trajectory) -> float | None:
     return sum(s == "SUCCESS" for s in statuses) / len(statuses) if statuses else None
 
 
-def settle(task: Task, trajectory: Trajectory, success: bool, done_claims: list[int]) -> Settlement:
-    """The episode's outcome and metrics (success is the verifier's sticky verdict; DONE is not required)."""
+def settle(task: Task, trajectory: Trajectory, success: bool, done_claims: list[int],
+           completed_at_first_step: bool = False) -> Settlement:
+    """The episode's outcome and metrics (success is the verifier's sticky verdict; DONE is not required).
+
+    `completed_at_first_step`: the goal held in the scene file and the first step ran no command (the
+    trajectory's first step then carries no verifier info)."""
     steps = len(trajectory.steps)
     claimed = bool(done_claims)
     cell = DONE_CELLS[(0 if success else 1) if claimed else (2 if success else 3)]
@@ -50,7 +56,7 @@ def settle(task: Task, trajectory: Trajectory, success: bool, done_claims: list[
         "success_steps": steps if success else None,
         "done_claim": cell,
         "first_done_step": done_claims[0] if done_claims else None,
-        "first_completion_step": _first_completion(trajectory),
+        "first_completion_step": _first_completion(trajectory, completed_at_first_step),
         "command_success_rate": _command_success_rate(trajectory),
         "parse_failures": parse_failures,
         "scalar_max_size": task.data["scalar_max_size"],

@@ -27,6 +27,12 @@ def interaction_error(world: World, agent: Agent, obj_id: str) -> str | None:
         return f"Object does not exist: {obj_id}"
     if not obj.discovered:
         return f"Object not discovered: {obj.name}"
+    return room_error(world, agent, obj_id)
+
+
+def room_error(world: World, agent: Agent, obj_id: str) -> str | None:
+    """Why an existing object is out of an agent's reach: another room (what cooperative actions check), or None."""
+    obj = world.objects[obj_id]
     if obj.parent != agent.id:
         room = world.room_of(obj_id)
         if room != agent.location:
@@ -71,13 +77,14 @@ def goto(world: World, agent: Agent, target: str) -> Result:
 
 
 def grab(world: World, agent: Agent, obj_id: str) -> Result:
-    """Pick up a reachable object within the grasp and weight limits."""
+    """Pick up a reachable object within the grasp and weight limits.
+
+    The reference's order: reach (exists, discovered, room, closed container), grabbable, grasp limit, a
+    container's total weight, held by another agent (all INVALID); then near, weight, held by this agent itself
+    (FAILURE)."""
     error = interaction_error(world, agent, obj_id)
     if error is not None:
         return INVALID, error
-    holder = world.holder(obj_id)
-    if holder is not None:
-        return INVALID, f"Object is already held by {holder.name}, cannot grab again"
     error = closed_container_error(world, obj_id)
     if error is not None:
         return INVALID, error
@@ -92,10 +99,15 @@ def grab(world: World, agent: Agent, obj_id: str) -> Result:
     weight = world.total_weight(obj) if obj.children else obj.weight
     if obj.children and agent.current_weight + weight > agent.max_weight:
         return INVALID, f"Cannot grab container with contents: {weight_exceeded(agent, weight)}"
+    holder = world.holder(obj_id)
+    if holder is not None and holder is not agent:
+        return INVALID, f"Object is already held by {holder.name}, cannot grab again"
     if obj_id not in agent.near:
         return FAILURE, f"Agent must approach {obj.name} before grabbing"
     if agent.current_weight + weight > agent.max_weight:
         return FAILURE, weight_exceeded(agent, weight)
+    if holder is agent:
+        return FAILURE, "Already holding this object"
     old_parent = obj.parent
     world.detach(obj)
     obj.rel, obj.parent = "", agent.id
@@ -133,13 +145,13 @@ def place(world: World, agent: Agent, obj_id: str, rel: str | None, loc: str | N
         return INVALID, f"Target location {world.node_name(loc)} does not support 'in' placement"
     if rel == "on" and loc in world.rooms:
         return INVALID, "Cannot place object on room"
-    if world.contains(obj_id, loc):
-        return INVALID, f"Cannot place {obj_id} in or on itself or its contents"
-    if "closed_container_place" in world.fixes and closed_target(world, rel, loc):
-        return INVALID, f"Target location {world.node_name(loc)} is closed"
     room = loc if loc in world.rooms else world.room_of(loc)
     if room != agent.location:
-        return INVALID, f"Agent must go to {world.rooms[room].name} first to place objects there"
+        return INVALID, f"Agent must go to {world.rooms[room].name} first to place object on {world.node_name(loc)}"
+    if "closed_container_place" in world.fixes and closed_target(world, rel, loc):
+        return INVALID, f"Target location {world.node_name(loc)} is closed"
+    if world.contains(obj_id, loc):  # our guard: the reference would make a cycle in its scene graph
+        return INVALID, f"Cannot place {obj_id} in or on itself or its contents"
     obj = world.objects[obj_id]
     weight = world.total_weight(obj)
     world.detach(obj)

@@ -10,7 +10,7 @@ from suite_omniear.sim.basic_actions import (
     SUCCESS,
     Result,
     closed_target,
-    interaction_error,
+    room_error,
 )
 from suite_omniear.sim.verifier import COOP_KEY
 from suite_omniear.sim.world import Agent, World
@@ -53,8 +53,8 @@ def corp_grab(world: World, initiator: Agent, agents_text: str, obj_id: str) -> 
                 f"Object {obj_id} (weight: {total}kg) is too heavy for agents {ids_text(agents)} "
                 f"(combined capacity: {combined}kg)"
             )
-    for agent in agents:
-        error = interaction_error(world, agent, obj_id)
+    for agent in agents:  # the reference checks the room only: an undiscovered object can be grabbed
+        error = room_error(world, agent, obj_id)
         if error is not None:
             return INVALID, f"Agent {agent.id} must be near {obj_id} before cooperative grab: {error}"
     for agent in agents:
@@ -70,7 +70,7 @@ def corp_goto(world: World, initiator: Agent, agents_text: str, target: str) -> 
         return INVALID, error
     if target not in world.rooms:
         if target not in world.objects:
-            return INVALID, f"Target location does not exist: {target}"
+            return INVALID, f"Location {target} does not exist"
         return FAILURE, f"Failed to move agent {agents[0].id} to {target}"
     for agent in agents:
         world.move_agent(agent, target)
@@ -81,21 +81,23 @@ def corp_goto(world: World, initiator: Agent, agents_text: str, target: str) -> 
 
 def corp_place(world: World, initiator: Agent, agents_text: str, obj_id: str, rel: str, loc: str) -> Result:
     """Put down a cooperatively carried object anywhere (no proximity, room or container check)."""
-    agents, error = agent_list(world, agents_text)
-    if error is not None:
-        return INVALID, error
-    for agent in agents:
+    agents = []
+    for agent_id in agents_text.split(","):  # the reference checks each agent's existence and mode in turn
+        agent = world.agents.get(agent_id.strip())
+        if agent is None:
+            return INVALID, f"Agent {agent_id.strip()} does not exist"
         if agent.corp_object != obj_id:
             return INVALID, f"Agent {agent.id} is not in cooperative grab mode for {obj_id}"
+        agents.append(agent)
     obj = world.objects.get(obj_id)
     if obj is None:
         return INVALID, f"Object {obj_id} does not exist"
     if loc not in world.rooms and loc not in world.objects:
-        return INVALID, f"Target location {loc} does not exist"
-    if loc in world.objects and world.contains(obj_id, loc):
-        return INVALID, f"Cannot place {obj_id} in or on itself or its contents"
+        return INVALID, f"Location {loc} does not exist"
     if "closed_container_place" in world.fixes and closed_target(world, rel.lower(), loc):
         return INVALID, f"Target location {world.node_name(loc)} is closed"
+    if loc in world.objects and world.contains(obj_id, loc):  # our guard against a cycle
+        return INVALID, f"Cannot place {obj_id} in or on itself or its contents"
     world.detach(obj)
     world.attach(obj, rel.lower(), loc)
     for agent in agents:
@@ -110,9 +112,6 @@ def corp_attribute(
     """Several agents apply an attribute verb together; the attribute gets the cooperative mark."""
     if initiator.id not in [a.strip() for a in agents_text.split(",")]:
         return INVALID, "Initiator must be included in the cooperation list"
-    agents, error = agent_list(world, agents_text)
-    if error is not None:
-        return INVALID, error
     obj = world.objects.get(obj_id)
     if obj is None:
         return INVALID, f"Object does not exist: {obj_id}"
@@ -121,8 +120,11 @@ def corp_attribute(
     error = attribute_error(obj, action)
     if error is not None:
         return INVALID, error
+    agents, error = agent_list(world, agents_text)  # the reference resolves the agents after the object
+    if error is not None:
+        return INVALID, error
     for agent in agents:
-        error = interaction_error(world, agent, obj_id)
+        error = room_error(world, agent, obj_id)
         if error is not None:
             return INVALID, f"Agent {agent.id} must be near {obj_id} before cooperative operation: {error}"
     if action.requires_tool:

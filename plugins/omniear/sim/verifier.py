@@ -69,6 +69,8 @@ class Verifier:
         coop = self.cooperative
         result = []
         for index, check in enumerate(self.checks):
+            if check.object_id not in world.objects:
+                continue
             for key, value in check.conditions:
                 if not condition_holds(world, check.object_id, key, value, coop):
                     break
@@ -77,9 +79,13 @@ class Verifier:
         self._cached = (world.version, tuple(result))
         return self._cached[1]
 
+    def all_hold(self, world: World) -> bool:
+        """Every check holds now (a task without checks never completes, as in the reference)."""
+        return bool(self.checks) and len(self.passed(world)) == len(self.checks)
+
     def update(self, world: World) -> bool:
-        """Re-evaluate after an action and return the sticky completion flag."""
-        if not self.completed and len(self.passed(world)) == len(self.checks):
+        """Re-evaluate after a step or a DONE and return the sticky completion flag."""
+        if not self.completed and self.all_hold(world):
             self.completed = True
         return self.completed
 
