@@ -58,11 +58,20 @@ class Simulator(Protocol):
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one high-level action did: success, or the undoable category and a message naming types only."""
+    """What one high-level action did: success, or the undoable category and a message naming types only.
+
+    `attempted` marks a failure the simulator reported after every precondition of the layer held.
+    """
 
     success: bool
     category: str | None = None
     message: str = ""
+    attempted: bool = False
+
+    @property
+    def preconditions_held(self) -> bool:
+        """Whether the action got past the layer's preconditions (it succeeded, or the simulator refused it)."""
+        return self.success or self.attempted
 
 
 OK = Outcome(True)
@@ -412,7 +421,7 @@ class ActionLayer:
     # -- low level -------------------------------------------------------------------------------------------
     def _low(self, thor_action: str, obj: Obj) -> Outcome:
         error = self.sim.step(thor_action, obj.id)
-        return OK if error is None else _fail(INCOMPATIBILITY, _types_only(error, self.world))
+        return OK if error is None else Outcome(False, INCOMPATIBILITY, _types_only(error, self.world), attempted=True)
 
 
 def _types_only(message: str, world: World) -> str:

@@ -15,7 +15,7 @@ from suite_asgard.goals import ActionFlags, evaluate, goal_labels, unmet
 from suite_asgard.household_sim import HouseholdSim
 from suite_asgard.plans import Plan
 from suite_asgard.scene_setup import build_scene
-from suite_asgard.termination import Termination
+from suite_asgard.termination import PROGRESS_ACTIONS, Termination, TerminationRules
 from suite_asgard.world_rules import INVALID_ACTION, INVALID_OBJECT, UNDOABLE, UNPARSABLE, VALID, asgard_rules
 from suite_household.controller import Controller
 from suite_household.overlay import draw_hand
@@ -47,6 +47,7 @@ class TurnRecord:
     success: bool
     category: str | None
     message: str
+    progress: bool = False
 
 
 class AsgardEnv:
@@ -63,7 +64,8 @@ class AsgardEnv:
         self.ever_met: set[int] = set()
         self.status: list[bool] = []
         self.turns: list[TurnRecord] = []
-        self.termination = Termination(*self.plan.limits)
+        rules = TerminationRules(**task.data.get("termination", {}))
+        self.termination = Termination(*self.plan.limits, rules=rules)
         self._current: Image | None = None
 
     # -- the Env protocol ------------------------------------------------------------------------------------
@@ -83,7 +85,7 @@ class AsgardEnv:
         newly = {i for i, ok in enumerate(self.status) if ok} - self.ever_met
         self.ever_met |= newly
         end = self.termination.record(command.text, command.obj if command.kind != UNPARSABLE else None,
-                                      turn.success, all(self.status), len(newly))
+                                      turn.success, all(self.status), len(newly), turn.progress)
         self._current = self._frame()
         info = {
             "kind": turn.kind, "category": turn.category, "success": turn.success, "message": turn.message,
@@ -128,7 +130,8 @@ class AsgardEnv:
             return TurnRecord(command, command.kind, False, None, message)
         outcome = self.layer.execute(command.action, command.obj)
         kind = VALID if outcome.success else UNDOABLE
-        return TurnRecord(command, kind, outcome.success, outcome.category, outcome.message)
+        progress = command.action in PROGRESS_ACTIONS and outcome.preconditions_held
+        return TurnRecord(command, kind, outcome.success, outcome.category, outcome.message, progress)
 
     def _frame(self) -> Image | None:
         if not self.render_images:

@@ -15,6 +15,7 @@ from suite_asgard.env import AsgardEnv, household_env
 from suite_asgard.inventory import find_inventory_file, load_inventories, scene_inventory
 from suite_asgard.parsing import parse_reply
 from suite_asgard.plans import PACK_MANIFEST, Plan, is_data_dir, load_plans
+from suite_asgard.termination import TerminationRules
 from suite_asgard.vocabulary import HIDDEN_TYPES, SLICED_FORM, TASK_TYPES
 
 BENCH = "asgard"
@@ -84,6 +85,7 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
     if unknown:
         raise ConfigError(f"asgard.task_types: unknown {sorted(unknown)}; choose from {', '.join(TASK_TYPES)}")
     condition = resolve_condition(config)
+    rules = TerminationRules.from_config(config.get("termination")).to_dict()
     data_dir = Path(config.data_dir)
     inventories = load_inventories(find_inventory_file(data_dir, config.get("item_cache")))
     generated = (data_dir / PACK_MANIFEST).is_file()
@@ -95,10 +97,11 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
         names, from_file = scene_inventory(plan, inventories)
         data = {"plan": plan, "inventory": names, "inventory_source": "file" if from_file else "derived",
                 "objects": available_objects(names),
-                "condition": condition.to_dict(), "prompt": prompt, "generated": generated}
+                "condition": condition.to_dict(), "prompt": prompt, "generated": generated, "termination": rules}
         soft, hard = plan.limits
-        tasks.append(Task(BENCH, plan.id, data, category=plan.task_type, max_steps=hard,
-                          meta={"step_count": plan.step_count, "soft_limit": soft}))
+        # the harness ends an episode once the turns exceed the hard limit: hard + 1 turns at most
+        tasks.append(Task(BENCH, plan.id, data, category=plan.task_type, max_steps=hard + 1,
+                          meta={"step_count": plan.step_count, "soft_limit": soft, "hard_limit": hard}))
     return tasks
 
 

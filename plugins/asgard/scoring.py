@@ -52,7 +52,8 @@ def settle(task: Task, trajectory: Trajectory, env: Any) -> Settlement:
         return Settlement(outcome, metrics, f"no reply had an 'Action:' line ({end}); unmet: {left}", end)
     if end == MAX_STEPS:
         return Settlement(outcome, metrics, f"step limit reached after {n} steps; unmet: {left}", end)
-    reason = {MAX_REPEATS: "the same action or sequence repeated more than 8 times",
+    repeats = env.termination.rules.loop_repeats
+    reason = {MAX_REPEATS: f"the same action or sequence repeated {repeats} times in a row",
               MAX_FAILURES: "10 failed turns in a row"}.get(end, f"ended ({trajectory.end_reason})")
     return Settlement("agent_failure", metrics, f"{reason}; unmet: {left}", end or "unfinished")
 

@@ -28,7 +28,7 @@ def test_the_real_plans_load_with_their_folder_names_and_limits(real_plans: Path
     loaded = tasks(data_dir=str(real_plans))
     assert len(loaded) == 108 and Counter(t.category for t in loaded) == PAPER_MIX
     coffee = next(t for t in loaded if t.id == "coffee__Mug(d)_FloorPlan12_V1 [38]")
-    assert coffee.max_steps == 76 and coffee.meta == {"step_count": 38, "soft_limit": 57}
+    assert coffee.max_steps == 77 and coffee.meta == {"step_count": 38, "soft_limit": 57, "hard_limit": 76}
     assert coffee.data["inventory_source"] == "file" and not coffee.data["generated"]
     assert "Mug_a529cf46" in coffee.data["inventory"] and "PepperShaker_1ef3887f" not in coffee.data["inventory"]
     objects = coffee.data["objects"]

@@ -1,8 +1,8 @@
 """AsgardBench through the whole suite: `suite validate`, scripted litellm models, the report.
 
 The oracle's commands, typed by a scripted model in the tagged answer format, must solve every task they
-solved for the oracle; a model that only answers garbage must end every episode by the 10-failures rule
-with every turn unparsable. (CI runs the scripted models on one plan per task type of the pack; the full
+solved for the oracle; a model that only answers garbage must end every episode as the harness ends it:
+by the loop rule after 8 unparsable turns. (CI runs the scripted models on one plan per task type of the pack; the full
 108 real plans are checked by `suite validate` here.)
 """
 
@@ -95,16 +95,16 @@ def test_a_scripted_model_typing_the_oracle_commands_solves_every_task(tmp_path:
     assert per_type[3] == "100.0 (n=12)"
 
 
-def test_garbage_answers_end_every_episode_after_ten_unparsable_turns(tmp_path: Path, sample_ids: list[str]) -> None:
+def test_garbage_answers_end_every_episode_by_the_loop_rule(tmp_path: Path, sample_ids: list[str]) -> None:
     register_script("asgard-garbage", lambda messages: "I would rather not say.")
     out = tmp_path / "garbage"
     assert main(["run", "--plugins", "asgard", "--model", "scripted/asgard-garbage", "--tasks",
                  ",".join(sample_ids[:4]), "--out", str(out), *SMALL]) == 0
     for rec in RunStore(out).records():
-        assert (rec["outcome"], rec["failure_category"], rec["steps"]) == ("parse_failure", "max_failures", 10)
+        assert (rec["outcome"], rec["failure_category"], rec["steps"]) == ("parse_failure", "max_repeats", 8)
         metrics = rec["metrics"]
-        assert metrics["turns_unparsable"] == 10 and metrics["unparsable_rate"] == 1.0
-        assert metrics["end_reason"] == "max_failures" and not metrics["success"]
+        assert metrics["turns_unparsable"] == 8 and metrics["unparsable_rate"] == 1.0
+        assert metrics["end_reason"] == "max_repeats" and not metrics["success"]
 
 
 def test_a_model_that_repeats_itself_ends_by_the_loop_rule(tmp_path: Path, sample_ids: list[str]) -> None:
@@ -113,8 +113,8 @@ def test_a_model_that_repeats_itself_ends_by_the_loop_rule(tmp_path: Path, sampl
     assert main(["run", "--plugins", "asgard", "--model", "scripted/asgard-looper", "--tasks", sample_ids[0],
                  "--out", str(out), *SMALL]) == 0
     (rec,) = RunStore(out).records()
-    assert (rec["outcome"], rec["failure_category"], rec["steps"]) == ("agent_failure", "max_repeats", 9)
-    assert rec["metrics"]["valid_rate"] == 1.0 and "repeated more than 8 times" in rec["failure_reason"]
+    assert (rec["outcome"], rec["failure_category"], rec["steps"]) == ("agent_failure", "max_repeats", 8)
+    assert rec["metrics"]["valid_rate"] == 1.0 and "repeated 8 times in a row" in rec["failure_reason"]
 
 
 def _notes(step: dict[str, Any]) -> str:
