@@ -8,7 +8,7 @@ from typing import Any
 
 from suite.outcomes import PARSE_FAILURE, failure_outcome
 from suite.records import Settlement, Task, Trajectory
-from suite.registry import DetailTable
+from suite.registry import Cell, DetailTable
 from suite_asgard.termination import END_REASONS, MAX_FAILURES, MAX_REPEATS, MAX_STEPS
 from suite_asgard.vocabulary import TASK_TYPES
 from suite_asgard.world_rules import TURN_KINDS, UNDOABLE, UNDOABLE_CATEGORIES, UNPARSABLE
@@ -26,6 +26,7 @@ def settle(task: Task, trajectory: Trajectory, env: Any) -> Settlement:
     success = bool(status) and all(status)
     end = env.termination.reason or (MAX_STEPS if trajectory.end_reason == "max_steps" else None)
     plan = env.plan
+    acted = kinds[UNPARSABLE] < n
     metrics: dict[str, Any] = {
         "success": success,
         "steps": n,
@@ -33,7 +34,8 @@ def settle(task: Task, trajectory: Trajectory, env: Any) -> Settlement:
         "step_ratio": n / plan.step_count if success else None,
         "goals_met": sum(status),
         "goals_total": len(status),
-        "goal_fraction": sum(status) / len(status) if status else None,
+        # goals already true in the initial scene are no credit to an agent none of whose replies could be parsed
+        "goal_fraction": (sum(status) / len(status) if acted else 0.0) if status else None,
         "end_reason": end or "unfinished",
         "extension": env.termination.extension,
         **{f"turns_{k}": kinds[k] for k in TURN_KINDS},
@@ -69,9 +71,9 @@ def _median_rate(records: list[dict[str, Any]]) -> tuple[float, int] | None:
     return statistics.median(rates), max(len(v) for v in by_repeat.values())
 
 
-def _cell(records: list[dict[str, Any]]) -> str:
+def _cell(records: list[dict[str, Any]]) -> Cell | str:
     found = _median_rate(records)
-    return "-" if found is None else f"{found[0]:.1f} (n={found[1]})"
+    return "-" if found is None else Cell(f"{found[0]:.1f} (n={found[1]})", sr=found[0], n=found[1])
 
 
 def _groups(records: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
@@ -84,8 +86,8 @@ def _groups(records: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[di
     return dict(sorted(groups.items()))
 
 
-def _pct(part: float, whole: float) -> str:
-    return f"{100 * part / whole:.1f}" if whole else "-"
+def _pct(part: float, whole: float) -> Cell | str:
+    return Cell(f"{100 * part / whole:.1f}", percent=100 * part / whole) if whole else "-"
 
 
 def detail_tables(records: list[dict[str, Any]]) -> list[DetailTable]:

@@ -100,11 +100,14 @@ def test_garbage_answers_end_every_episode_by_the_loop_rule(tmp_path: Path, samp
     out = tmp_path / "garbage"
     assert main(["run", "--plugins", "asgard", "--model", "scripted/asgard-garbage", "--tasks",
                  ",".join(sample_ids[:4]), "--out", str(out), *SMALL]) == 0
-    for rec in RunStore(out).records():
+    records = RunStore(out).records()
+    for rec in records:
         assert (rec["outcome"], rec["failure_category"], rec["steps"]) == ("parse_failure", "max_repeats", 8)
         metrics = rec["metrics"]
         assert metrics["turns_unparsable"] == 8 and metrics["unparsable_rate"] == 1.0
         assert metrics["end_reason"] == "max_repeats" and not metrics["success"]
+        assert metrics["goal_fraction"] == 0.0  # the goals the scene starts with are no credit to it
+    assert any(r["metrics"]["goals_met"] for r in records)  # some held from the start
 
 
 def test_a_model_that_repeats_itself_ends_by_the_loop_rule(tmp_path: Path, sample_ids: list[str]) -> None:
