@@ -27,9 +27,23 @@ class Metric:
     macro_by: str | None = None
 
 
+class Cell(str):
+    """A detail-table cell: the text the tables show, carrying the numbers behind it (the report's JSON gives them
+    as numeric fields), e.g. `Cell("50.0 (n=4)", percent=50.0, n=4)`."""
+
+    values: dict[str, float | int | None]
+
+    def __new__(cls, text: str, **values: float | int | None) -> Cell:
+        """A cell showing `text` whose numbers are `values`."""
+        cell = super().__new__(cls, text)
+        cell.values = values
+        return cell
+
+
 @dataclass
 class DetailTable:
-    """A per-benchmark table a plugin renders from its episode records (report detail view)."""
+    """A per-benchmark table a plugin renders from its episode records (report detail view); a cell is text, a
+    number, None, or a `Cell` (text with its numbers)."""
 
     title: str
     columns: list[str]

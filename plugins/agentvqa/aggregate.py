@@ -10,6 +10,7 @@ from statistics import fmean
 from typing import Any
 
 from suite.records import INFRA_OUTCOMES
+from suite.registry import Cell
 from suite_agentvqa.taxonomy import DATASETS, DOMAINS
 
 
@@ -64,8 +65,9 @@ def mean_of_domains(dataset_accuracy: Mapping[str, float]) -> float | None:
     return fmean(values) if values else None
 
 
-def percent_text(value: float | None) -> str:
-    """A percentage as the paper prints it: one decimal, halves rounded up; `-` when there is none."""
+def percent_text(value: float | None) -> Cell | str:
+    """A percentage as the paper prints it: one decimal, halves rounded up; `-` when there is none (a report cell
+    that carries the unrounded value)."""
     if value is None:
         return "-"
-    return str(Decimal(repr(round(value, 9))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+    return Cell(str(Decimal(repr(round(value, 9))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)), percent=value)

@@ -8,7 +8,7 @@ from typing import Any
 
 from suite.outcomes import AGENT_FAILURE, PARSE_FAILURE, failure_outcome, unparsable_steps
 from suite.records import Settlement, Task, Trajectory
-from suite.registry import DetailTable
+from suite.registry import Cell, DetailTable
 from suite_omniear.data import CATEGORIES, EvalTask
 
 SINGLE_CATEGORIES = CATEGORIES[:4]
@@ -76,12 +76,12 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def _cell(records: list[dict[str, Any]]) -> str:
+def _cell(records: list[dict[str, Any]]) -> Cell | str:
     if not records:
         return "-"
     sr = 100 * sum(bool(r["metrics"]["success"]) for r in records) / len(records)
     steps = _mean([r["metrics"]["steps"] for r in records])
-    return f"{sr:.1f} / {steps:.1f} (n={len(records)})"
+    return Cell(f"{sr:.1f} / {steps:.1f} (n={len(records)})", sr=sr, steps=steps, n=len(records))
 
 
 def detail_tables(records: list[dict[str, Any]]) -> list[DetailTable]:
