@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 from suite.errors import SuiteError
 
 #: Wide output when piped, so tables stay readable in logs; a terminal sets its own width.
@@ -111,13 +110,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def print_table(title: str, columns: list[str], rows: list[list[Any]]) -> None:
-    """Print a simple rich table to stdout."""
-    table = Table(title=title, title_justify="left")
-    for col in columns:
-        table.add_column(col, overflow="fold")
-    for row in rows:
-        table.add_row(*(str(c) for c in row))
-    console.print(table)
+    """Print a simple table to stdout: every cell literal (never rich markup), split to fit the terminal."""
+    from suite.report.terminal import Grid, fit
+
+    for table in fit(Grid(title, columns, [[str(c) for c in row] for row in rows], keep=1), console.width):
+        console.print(table)
 
 
 def print_json(data: Any) -> None:

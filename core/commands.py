@@ -77,7 +77,7 @@ def start_session(
     """Create a new run folder and plan its episodes (`model` replaces the configured client, for replay)."""
     benchmarks = runner.resolve_benchmarks(host, _split(cfg.run.plugins))
     choices = runner.resolve_data(host, cfg, benchmarks)
-    tasks = runner.load_all_tasks(host, cfg, benchmarks)
+    tasks, selection = runner.plan_tasks(host, cfg, benchmarks)
     model = model or _model_client(cfg, host, benchmarks)
     root = runner.new_run_dir(out)
     store = RunStore(root, create=True)
@@ -85,7 +85,7 @@ def start_session(
     OmegaConf.update(cfg, "run.out", str(root))  # the saved config says where the run is
     runner.save_config(cfg, root)
     meta = runner.run_metadata(host, cfg, benchmarks, choices)
-    store.set_meta(**meta, created_at=time.time(), status="running")
+    store.set_meta(**meta, selection=selection, created_at=time.time(), status="running")
     store.add_episodes((t.key, t.benchmark, t.id) for t in tasks)
     info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)
     labels = {b: c.label for b, c in choices.items()}

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from suite.records import EpisodeRecord
+from suite.report.escape import csv_value
 from suite.store import RunStore, distinct_runs
 
 
@@ -45,8 +46,6 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
 
 
 def _cell(value: Any) -> Any:
-    if value is None:
-        return ""
     if isinstance(value, list | dict):
-        return json.dumps(value, sort_keys=True, ensure_ascii=False)
-    return value
+        value = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return csv_value(value)

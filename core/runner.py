@@ -205,7 +205,15 @@ def resolve_data(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> di
 
 def load_all_tasks(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> list[Task]:
     """Load and select every benchmark's tasks (in the driver)."""
+    return plan_tasks(host, cfg, benchmarks)[0]
+
+
+def plan_tasks(host: PluginHost, cfg: DictConfig,
+               benchmarks: list[str]) -> tuple[list[Task], dict[str, dict[str, Any]]]:
+    """Every benchmark's selected tasks, and per benchmark how they were chosen (tasks available, selected, the
+    limit, ids, seed and repeats: the report says it)."""
     tasks: list[Task] = []
+    selection: dict[str, dict[str, Any]] = {}
     repeats = int(cfg.run.get("repeats") or 1)
     for bench in benchmarks:
         loaded = list(host.call("load_tasks", bench, config=cfg.get(bench) or OmegaConf.create({})))
@@ -213,10 +221,15 @@ def load_all_tasks(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> 
         if twice:
             raise ConfigError(f"{bench}: task id(s) {', '.join(twice[:5])} appear more than once in its data; "
                               "every task needs its own id")
-        tasks += select_tasks(loaded, cfg.run.tasks, cfg.run.limit, int(cfg.run.seed), repeats)
+        chosen = select_tasks(loaded, cfg.run.tasks, cfg.run.limit, int(cfg.run.seed), repeats)
+        selection[bench] = {"available": len(loaded), "selected": len({t.meta.get("base_id", t.id) for t in chosen}),
+                            "limit": cfg.run.limit, "tasks": ",".join(sorted(_ids(cfg.run.tasks))) or None,
+                            "seed": int(cfg.run.seed),
+                            "repeats": repeats}
+        tasks += chosen
     if not tasks:
         raise ConfigError("no tasks selected (check --tasks and --limit)")
-    return tasks
+    return tasks, selection
 
 
 def _git_commit() -> str | None:

@@ -52,7 +52,7 @@ def test_report_of_two_runs_compares_the_later_with_the_first(tmp_path: Path,
     assert success["mean_diff"] == success["ci_low"] == success["ci_high"] == -1.0
     assert main(["report", str(oracle), str(stops)]) == 0
     table = capsys.readouterr().out
-    assert "Paired differences against - / oracle" in table and "-100.0 [-100.0, -100.0]" in table
+    assert "Paired differences against - / oracle" in table and "-100.0 (n=5) [-100.0, -100.0]" in table
     assert "-100.0] *" not in table  # every pair differs alike: the bootstrap estimates no spread, so no star
 
 

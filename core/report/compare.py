@@ -9,11 +9,12 @@ from typing import Any
 
 from suite.plugins import PluginHost
 from suite.records import INFRA_OUTCOMES
-from suite.report.stats import bootstrap_ci, bootstrap_macro_ci, finite_or_none
+from suite.report.stats import MIN_RELIABLE_N, bootstrap_ci, bootstrap_macro_ci, finite_or_none
 
 Records = list[dict[str, Any]]
 log = logging.getLogger("suite.report")
-RowKey = tuple[str, str, str]  # (model, agent, label) as text; "None" and "" when absent
+RowKey = tuple[str, str, str, str]  # (model, agent, label, variant) as text; "None" and "" when absent; variant
+#: numbers rows of one model, agent and label kept apart because they ran on different data
 
 
 def metric_value(record: dict[str, Any], name: str) -> float | None:
@@ -46,10 +47,12 @@ def paired_differences(base: Records, other: Records, name: str,
     return diffs, len(a.keys() ^ b.keys())
 
 
-def compare_rows(host: PluginHost | None, groups: Mapping[RowKey, Mapping[str, Records]], resamples: int,
-                 confidence: float, seed: int) -> list[dict[str, Any]]:
-    """Every later (model, agent, label) row against the first: per benchmark and headline metric, the mean paired
-    difference with a bootstrap CI over episodes (within each group for macro metrics)."""
+def compare_rows(host: PluginHost | None, groups: Mapping[RowKey, Mapping[str, Records]],
+                 data: Mapping[RowKey, Mapping[str, str]], resamples: int, confidence: float,
+                 seed: int) -> list[dict[str, Any]]:
+    """Every later row against the first: per benchmark both ran on the same data (`data`: row -> benchmark -> data
+    identity) and headline metric, the mean paired difference with a bootstrap CI over episodes (within each group
+    for macro metrics). Episodes of different data are never paired, whatever their ids."""
     keys = list(groups)
     if len(keys) < 2 or host is None:
         return []
@@ -57,8 +60,10 @@ def compare_rows(host: PluginHost | None, groups: Mapping[RowKey, Mapping[str, R
     if not any(groups[base_key].values()):
         log.warning("the first row (%s) has no finished episodes: there is nothing to pair the other rows with",
                     " / ".join(str(v) for v in row_id(base_key).values() if v))
-    for key in keys[1:]:
+    for index, key in enumerate(keys[1:], 1):
         for bench in sorted(groups[base_key].keys() & groups[key].keys()):
+            if data[base_key].get(bench) != data[key].get(bench):
+                continue
             spec = host.registry.benchmarks.get(bench)
             for metric in spec.headline if spec else []:
                 diffs, unpaired = paired_differences(groups[base_key][bench], groups[key][bench], metric.name,
@@ -67,10 +72,12 @@ def compare_rows(host: PluginHost | None, groups: Mapping[RowKey, Mapping[str, R
                     mean, low, high = bootstrap_macro_ci(diffs, resamples, confidence, seed)
                 else:
                     mean, low, high = bootstrap_ci(diffs.get("", []), resamples, confidence, seed)
+                pairs = sum(len(v) for v in diffs.values())
                 out.append({
-                    "baseline": row_id(base_key), "other": row_id(key), "benchmark": bench,
+                    "baseline": row_id(base_key), "other": row_id(key), "baseline_row": 0, "other_row": index,
+                    "benchmark": bench,
                     "metric": metric.name, "label": metric.label, "percent": metric.percent,
-                    "pairs": sum(len(v) for v in diffs.values()), "unpaired": unpaired,
+                    "pairs": pairs, "unpaired": unpaired, "small_n": pairs < MIN_RELIABLE_N,
                     "mean_diff": finite_or_none(mean), "ci_low": finite_or_none(low), "ci_high": finite_or_none(high),
                 })
     return out

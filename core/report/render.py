@@ -1,4 +1,4 @@
-"""Render a report summary as a rich table, Markdown, CSV or JSON."""
+"""Render a report summary as a rich table, Markdown, CSV (typed columns) or JSON."""
 
 from __future__ import annotations
 
@@ -8,17 +8,32 @@ import json
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 from suite.records import OUTCOMES
+from suite.report import escape
+from suite.report.selection import selection_note
+from suite.report.terminal import Grid, fit
 
 PLAIN_WIDTH = 160  # the width of the plain-text copy `render` returns
+KEY_COLUMNS = 3  # at most this many leading text columns of a detail table identify its rows
+
+
+def _interval(mean: float, low: float, high: float, scale: float, n: int | None, small: bool, sign: str = "") -> str:
+    """`mean [low, high]`, with `(n=K)` after the mean when the interval rests on too few values; the `\\n` is where
+    a narrow terminal puts the interval on a second line."""
+    few = f" (n={n})" if small else ""
+    return f"{mean * scale:{sign}.1f}{few}\n[{low * scale:{sign}.1f}, {high * scale:{sign}.1f}]"
 
 
 def _fmt(m: dict[str, Any]) -> str:
     if m["mean"] is None:
         return "-"
-    scale = 100 if m["percent"] else 1
-    return f"{m['mean'] * scale:.1f} [{m['ci_low'] * scale:.1f}, {m['ci_high'] * scale:.1f}]"
+    return _interval(m["mean"], m["ci_low"], m["ci_high"], 100 if m["percent"] else 1, m["n"], m.get("small_n", False))
+
+
+def _agent(row: dict[str, Any]) -> str:
+    """The agent cell: the agent, the run label when there is one, the data letter when the report mixes data."""
+    text = f"{row['agent']} ({row['label']})" if row.get("label") else str(row["agent"])
+    return f"{text} [data {row['data_tag']}]" if row.get("data_tag") else text
 
 
 def _headline_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
@@ -68,44 +83,42 @@ def _comparison_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]
             scale = 100 if c["percent"] else 1
             low, high = c["ci_low"] * scale, c["ci_high"] * scale
             marker = " *" if (low > 0 or high < 0) and low < high else ""  # a zero-width CI estimates no spread
-            cell = f"{c['mean_diff'] * scale:+.1f} [{low:+.1f}, {high:+.1f}]{marker}"
-        rows.append([c["other"]["model"] or "-", _agent(c["other"]), c["benchmark"], c["label"], cell,
+            cell = _interval(c["mean_diff"], c["ci_low"], c["ci_high"], scale, c["pairs"], c.get("small_n", False),
+                             "+") + marker
+        other = summary["rows"][c["other_row"]] if "other_row" in c else c["other"]
+        rows.append([c["other"]["model"] or "-", _agent(other), c["benchmark"], c["label"], cell,
                      str(c["pairs"]), str(c["unpaired"])])
     return columns, rows
 
 
-def _data_note(summary: dict[str, Any]) -> list[str]:
-    notes = []
+def _notes(summary: dict[str, Any]) -> list[str]:
+    """The lines under the tables: mixed data, small samples, then each benchmark's data and task selection."""
+    notes = list(summary.get("notes", []))
+    ci = summary.get("ci", {})
+    small = any(m.get("small_n") for row in summary["rows"] for g in row["benchmarks"].values()
+                for m in g["metrics"].values()) or any(c.get("small_n") for c in summary.get("comparisons", []))
+    if small:
+        notes.append(f"(n=K) marks an interval from fewer than {ci.get('min_reliable_n', 10)} episodes (pairs): a "
+                     "percentile bootstrap of so few is too narrow to trust, and a zero-width one only means all K "
+                     "agreed")
+    data = []
     for run in summary["runs"]:
-        for bench, data in sorted(run.get("data", {}).items()):
-            kind = "GENERATED pack (not the official data)" if data.get("kind") == "generated" else "official data"
-            notes.append(f"{bench}: {kind} at {data.get('path')}")
-    return sorted(set(notes))
+        for bench, d in sorted(run.get("data", {}).items()):
+            kind = "GENERATED pack (not the official data)" if d.get("kind") == "generated" else "official data"
+            digest = f" (sha256 {d['sha256'][:12]})" if d.get("sha256") else ""
+            data.append(f"data: {bench}: {kind} at {d.get('path')}{digest}")
+        for bench, sel in sorted((run.get("selection") or {}).items()):
+            data.append(f"tasks: {selection_note(bench, sel)} [{run['path']}]")
+    return notes + sorted(set(data), key=data.index)
 
 
-def _tables(summary: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
-    conf = int(round(summary["confidence"] * 100))
-    tables = [(f"Headline metrics (mean [{conf}% bootstrap CI]; infra failures excluded)", *_headline_rows(summary)),
-              ("Outcomes (failure taxonomy)", *_outcome_rows(summary))]
-    if summary.get("comparisons"):
-        base = summary["comparisons"][0]["baseline"]
-        title = (f"Paired differences against {base['model'] or '-'} / {_agent(base)} (same episodes; mean "
-                 f"[{conf}% bootstrap CI]; * where a CI of some width excludes 0)")
-        tables.append((title, *_comparison_rows(summary)))
-    for bench, details in summary["details"].items():
-        for t in details:
-            tables.append((f"{bench}: {t['title']}", t["columns"], [[_cell(c) for c in r] for r in t["rows"]]))
-    return tables
-
-
-def _agent(row: dict[str, Any]) -> str:
-    """The agent cell: the agent, and the run label when there is one."""
-    return f"{row['agent']} ({row['label']})" if row.get("label") else str(row["agent"])
-
-
-def _one_line(column: str) -> str:
-    """A column name for formats without multi-line headers (`omniear\nSR` -> `omniear SR`)."""
-    return column.replace("\n", " ")
+def _key_columns(table: dict[str, Any]) -> int:
+    """How many leading columns of a detail table identify its rows: text in every row (at most KEY_COLUMNS)."""
+    grid = table.get("values", table["rows"])
+    keep = 0
+    while keep < min(KEY_COLUMNS, len(table["columns"]) - 1) and all(isinstance(r[keep], str) for r in grid):
+        keep += 1
+    return keep
 
 
 def _cell(value: Any) -> str:
@@ -114,77 +127,94 @@ def _cell(value: Any) -> str:
     return "-" if value is None else str(value)
 
 
+def _grids(summary: dict[str, Any]) -> list[Grid]:
+    ci = summary.get("ci", {})
+    conf = int(round(summary["confidence"] * 100))
+    method = f"{conf}% CI, {ci.get('method', 'percentile bootstrap')}" + (
+        f" of {ci['resamples']} resamples" if ci.get("resamples") else "")
+    grids = [Grid(f"Headline metrics (mean [{method}]; n = finished episodes; infra failures excluded)",
+                  *_headline_rows(summary), grouped=True),
+             Grid("Outcomes (failure taxonomy)", *_outcome_rows(summary), keep=3)]
+    if summary.get("comparisons"):
+        base = summary["rows"][0] if summary["rows"] else summary["comparisons"][0]["baseline"]
+        title = (f"Paired differences against {base['model'] or '-'} / {_agent(base)} (same episodes on the same "
+                 f"data; mean [{method}]; * where a CI of some width excludes 0)")
+        grids.append(Grid(title, *_comparison_rows(summary), keep=4))
+    for bench, details in summary["details"].items():
+        for t in details:
+            grids.append(Grid(f"{bench}: {t['title']}", t["columns"], [[_cell(c) for c in r] for r in t["rows"]],
+                              keep=_key_columns(t)))
+    return grids
+
+
 def render(summary: dict[str, Any], fmt: str = "table", console: Console | None = None) -> str:
     """Render the summary; `table` prints through rich and returns the plain text."""
     if fmt == "json":
         return json.dumps(summary, indent=2, sort_keys=True)
     if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out)
-        columns, rows = _headline_rows(summary)
-        writer.writerow([_one_line(c) for c in columns])
-        writer.writerows(rows)
-        return out.getvalue()
+        return _csv(summary)
     if fmt == "md":
-        parts = []
-        for title, columns, rows in _tables(summary):
-            parts.append(f"### {title}\n")
-            parts.append("| " + " | ".join(_one_line(c) for c in columns) + " |")
-            parts.append("|" + "---|" * len(columns))
-            parts += ["| " + " | ".join(r) + " |" for r in rows]
-            parts.append("")
-        parts += [f"- {n}" for n in _data_note(summary)]
-        return "\n".join(parts) + "\n"
+        return _markdown(summary)
     if fmt != "table":
         raise ValueError(f"unknown report format {fmt!r}")
     if console is not None:
-        for item in _renderables(summary, console.width):
-            console.print(item, highlight=False)
+        _print(summary, console)
     plain = Console(file=io.StringIO(), width=PLAIN_WIDTH, color_system=None)
-    for item in _renderables(summary, PLAIN_WIDTH):
-        plain.print(item, highlight=False)
+    _print(summary, plain)
     return plain.file.getvalue()
 
 
-def _renderables(summary: dict[str, Any], width: int) -> list[Any]:
-    """Rich tables (the headline one split into parts that fit `width`), then the data notes."""
-    out: list[Any] = []
-    for index, (title, columns, rows) in enumerate(_tables(summary)):
-        parts = _fit(columns, rows, width) if index == 0 else [(columns, rows)]
-        for number, (cols, part_rows) in enumerate(parts, 1):
-            table = Table(title=title if number == 1 else f"{title}, continued ({number}/{len(parts)})",
-                          title_justify="left")
-            for col in cols:
-                table.add_column(col, overflow="fold")
-            for r in part_rows:
-                table.add_row(*r)
-            out.append(table)
-    return out + [f"data: {note}" for note in _data_note(summary)]
+def _print(summary: dict[str, Any], console: Console) -> None:
+    for grid in _grids(summary):
+        for table in fit(grid, console.width):
+            console.print(table, highlight=False)
+    for note in _notes(summary):
+        console.print(escape.terminal(note), highlight=False)
 
 
-def _fit(columns: list[str], rows: list[list[str]], width: int,
-         keep: int = 2) -> list[tuple[list[str], list[list[str]]]]:
-    """Split a table's column groups (columns sharing the header's first line) into tables no wider than `width`,
-    each repeating the first `keep` columns; one table when it fits or a group alone is too wide."""
-    def natural(i: int) -> int:
-        return max([*(len(line) for line in columns[i].split("\n")), *(len(r[i]) for r in rows)]) + 3
+def _markdown(summary: dict[str, Any]) -> str:
+    parts = []
+    for grid in _grids(summary):
+        parts.append(f"### {escape.markdown(grid.title)}\n")
+        parts.append("| " + " | ".join(escape.markdown(c) for c in grid.columns) + " |")
+        parts.append("|" + "---|" * len(grid.columns))
+        parts += ["| " + " | ".join(escape.markdown(c) for c in r) + " |" for r in grid.rows]
+        parts.append("")
+    parts += [f"- {escape.markdown(n)}" for n in _notes(summary)]
+    return "\n".join(parts) + "\n"
 
-    groups: list[list[int]] = []
-    for i in range(keep, len(columns)):
-        head = columns[i].split("\n", 1)[0] if "\n" in columns[i] else None
-        if groups and head is not None and columns[groups[-1][0]].split("\n", 1)[0] == head:
-            groups[-1].append(i)
-        else:
-            groups.append([i])
-    base = sum(natural(i) for i in range(keep)) + 1
-    chunks: list[list[int]] = [[]]
-    used = base
-    for group in groups:
-        size = sum(natural(i) for i in group)
-        if chunks[-1] and used + size > width:
-            chunks.append([])
-            used = base
-        chunks[-1] += group
-        used += size
-    picked = [list(range(keep)) + chunk for chunk in chunks]
-    return [([columns[i] for i in cols], [[r[i] for i in cols] for r in rows]) for cols in picked]
+
+#: `--format csv`: one row per report row, benchmark and headline metric, every number in a column of its own
+CSV_COLUMNS = ["model", "agent", "label", "data_tag", "benchmark", "data_kind", "data_sha256", "data_path", "metric",
+               "metric_label", "percent", "mean", "ci_low", "ci_high", "n", "small_n", "ci_method", "confidence",
+               "episodes", "unfinished", "infra_failures", "tokens", "cost_usd"]
+
+
+def csv_records(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """The headline table as typed records (the CSV's rows): means and bounds as fractions for percent metrics."""
+    ci = summary.get("ci", {})
+    out = []
+    for row in summary["rows"]:
+        for bench, group in sorted(row["benchmarks"].items()):
+            data = row.get("data", {}).get(bench, {})
+            base = {"model": row["model"], "agent": row["agent"], "label": row.get("label"),
+                    "data_tag": row.get("data_tag"), "benchmark": bench, "data_kind": data.get("kind"),
+                    "data_sha256": data.get("id") if data.get("id") != data.get("path") else None,
+                    "data_path": data.get("path"), "ci_method": ci.get("method", "percentile bootstrap"),
+                    "confidence": summary["confidence"], "episodes": group["episodes"],
+                    "unfinished": group["unfinished"], "infra_failures": group["infra_failures"],
+                    "tokens": group["tokens"], "cost_usd": group["cost_usd"]}
+            for name, m in group["metrics"].items():
+                out.append({**base, "metric": name, "metric_label": m["label"], "percent": m["percent"],
+                            "mean": m["mean"], "ci_low": m["ci_low"], "ci_high": m["ci_high"], "n": m["n"],
+                            "small_n": m.get("small_n", False)})
+    return out
+
+
+def _csv(summary: dict[str, Any]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, CSV_COLUMNS, extrasaction="ignore")
+    writer.writeheader()
+    for record in csv_records(summary):
+        writer.writerow({k: escape.csv_value(record.get(k)) for k in CSV_COLUMNS})
+    return out.getvalue()

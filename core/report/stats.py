@@ -6,6 +6,11 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+#: the interval every report shows, and below how many values it is marked as unreliable (a percentile bootstrap
+#: of a handful of episodes is far too narrow; of identical ones, zero-width)
+CI_METHOD = "percentile bootstrap"
+MIN_RELIABLE_N = 10
+
 
 def bootstrap_ci(values: Sequence[float], resamples: int = 1000, confidence: float = 0.95,
                  seed: int = 0) -> tuple[float, float, float]:

@@ -9,8 +9,11 @@ from typing import Any
 
 from suite.plugins import PluginHost
 from suite.records import INFRA_OUTCOMES, OUTCOMES
+from suite.registry import Cell
 from suite.report.compare import RowKey, compare_rows, metric_value, row_id
-from suite.report.stats import bootstrap_ci, bootstrap_macro_ci, finite_or_none
+from suite.report.rows import Row, data_identity, place, tag_rows
+from suite.report.selection import run_selection
+from suite.report.stats import CI_METHOD, MIN_RELIABLE_N, bootstrap_ci, bootstrap_macro_ci, finite_or_none
 from suite.store import RunStore, distinct_runs
 
 REPORT_FORMAT = "embodied-suite.report/1"
@@ -41,8 +44,9 @@ def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[
             mean, low, high = bootstrap_macro_ci(groups, resamples, confidence, seed)
         else:
             mean, low, high = bootstrap_ci(groups.get("", []), resamples, confidence, seed)
+        n = sum(len(v) for v in groups.values())
         metrics[metric.name] = {
-            "label": metric.label, "percent": metric.percent, "n": sum(len(v) for v in groups.values()),
+            "label": metric.label, "percent": metric.percent, "n": n, "small_n": 0 < n < MIN_RELIABLE_N,
             "mean": finite_or_none(mean), "ci_low": finite_or_none(low), "ci_high": finite_or_none(high),
         }
     return {
@@ -62,45 +66,70 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
     """The whole report as a JSON-ready dict (format `embodied-suite.report/1`, see docs/report.md)."""
     groups: dict[RowKey, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     unfinished: dict[RowKey, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    runs, all_records = [], defaultdict(list)
-    seen: dict[RowKey, dict[str, Path]] = defaultdict(dict)
-    shared: dict[tuple[Path, Path], int] = defaultdict(int)
-    order: dict[RowKey, None] = {}  # rows in the order of their first run, finished episodes or not
+    runs, placed = [], []
+    members: dict[RowKey, list[RunStore]] = defaultdict(list)
     for run_dir in distinct_runs(run_dirs):
         store = RunStore(run_dir)
         meta = store.meta()
-        key = (str(meta.get("model")), str(meta.get("agent")), str(meta.get("label") or ""))
-        order.setdefault(key)
-        for rec in store.records():
-            earlier = seen[key].setdefault(rec["episode_id"], run_dir)
-            if earlier != run_dir:
-                shared[(earlier, run_dir)] += 1
-            groups[key][rec["benchmark"]].append(rec)
-            # plugins' detail tables group by model and agent: a labelled run's rows carry the label with the agent
-            all_records[rec["benchmark"]].append({**rec, "agent": f"{rec['agent']} ({key[2]})"} if key[2] else rec)
-        for row in store.db.execute("SELECT benchmark, COUNT(*) FROM episodes WHERE status!='done' GROUP BY 1"):
-            unfinished[key][row[0]] += row[1]
+        data = {b: data_identity(d) for b, d in meta.get("data", {}).items()}
+        row = place(placed, (str(meta.get("model")), str(meta.get("agent")), str(meta.get("label") or "")), data)
+        members[row.key].append(store)
         runs.append({"path": str(run_dir), "model": meta.get("model"), "agent": meta.get("agent"),
                      "status": meta.get("status"), "data": meta.get("data", {}), "counts": store.counts(),
-                     "superseded": len(store.superseded())})
-        store.close()
-    for (first, second), count in shared.items():
-        log.warning("%d episode(s) of %s are also in %s, with the same model, agent and label: both copies are "
-                    "counted in one row (give the runs a --label to keep them apart)", count, second, first)
+                     "superseded": len(store.superseded()), "selection": run_selection(run_dir, meta)})
+    notes = tag_rows(placed)
+    all_records: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in placed:
+        _collect(row, members[row.key], groups[row.key], unfinished[row.key], all_records)
     rows = []
-    for key in order:
-        benches = groups[key]
-        names = sorted(set(benches) | set(unfinished[key]))
+    for row in placed:
+        benches = groups[row.key]
+        names = sorted(set(benches) | set(unfinished[row.key]))
         rows.append({
-            **row_id(key),
-            "benchmarks": {b: summarize_benchmark(host, b, benches.get(b, []), unfinished[key][b],
+            **row_id(row.key), "data": {b: row.data[b] for b in sorted(row.data)}, "data_tag": row.tag,
+            "benchmarks": {b: summarize_benchmark(host, b, benches.get(b, []), unfinished[row.key][b],
                                                   resamples, confidence, seed) for b in names},
         })
     details = {}
     for bench, records in sorted(all_records.items()):
         spec = host.registry.benchmarks.get(bench) if host else None
         if spec and spec.detail_tables:
-            details[bench] = [vars(t) for t in spec.detail_tables(records)]
-    comparisons = compare_rows(host, {key: groups[key] for key in order}, resamples, confidence, seed)
-    return {"format": REPORT_FORMAT, "confidence": confidence, "runs": runs, "rows": rows, "details": details,
-            "comparisons": comparisons}
+            details[bench] = [_detail_json(vars(t)) for t in spec.detail_tables(records)]
+    data_ids = {row.key: {b: d["id"] for b, d in row.data.items()} for row in placed}
+    comparisons = compare_rows(host, {row.key: groups[row.key] for row in placed}, data_ids, resamples, confidence,
+                               seed)
+    return {"format": REPORT_FORMAT, "confidence": confidence,
+            "ci": {"method": CI_METHOD, "resamples": resamples, "confidence": confidence, "seed": seed,
+                   "min_reliable_n": MIN_RELIABLE_N},
+            "runs": runs, "rows": rows, "details": details, "comparisons": comparisons, "notes": notes}
+
+
+def _collect(row: Row, stores: list[RunStore], groups: dict[str, list[dict[str, Any]]], unfinished: dict[str, int],
+             all_records: dict[str, list[dict[str, Any]]]) -> None:
+    """Read a row's runs into its benchmark groups (and the plugins' detail tables), warning of shared episodes."""
+    seen: dict[str, Path] = {}
+    shared: dict[tuple[Path, Path], int] = defaultdict(int)
+    # plugins' detail tables group by model and agent: a row's label and data letter go with the agent
+    suffix = (f" ({row.key[2]})" if row.key[2] else "") + (f" [data {row.tag}]" if row.tag else "")
+    for store in stores:
+        for rec in store.records():
+            earlier = seen.setdefault(rec["episode_id"], store.root)
+            if earlier != store.root:
+                shared[(earlier, store.root)] += 1
+            groups[rec["benchmark"]].append(rec)
+            all_records[rec["benchmark"]].append({**rec, "agent": f"{rec['agent']}{suffix}"} if suffix else rec)
+        query = "SELECT benchmark, COUNT(*) FROM episodes WHERE status!='done' GROUP BY 1"
+        for bench, count in store.db.execute(query):
+            unfinished[bench] += count
+        store.close()
+    for (first, second), count in shared.items():
+        log.warning("%d episode(s) of %s are also in %s, with the same model, agent, label and data: both copies "
+                    "are counted in one row (give the runs a --label to keep them apart)", count, second, first)
+
+
+def _detail_json(table: dict[str, Any]) -> dict[str, Any]:
+    """A plugin's detail table as JSON: `rows` as the tables show them, `values` the same grid with numbers (a cell
+    holding several numbers as an object of them)."""
+    values = [[c.values if isinstance(c, Cell) else c for c in row] for row in table["rows"]]
+    return {**table, "rows": [[str(c) if isinstance(c, Cell) else c for c in row] for row in table["rows"]],
+            "values": values}

@@ -1,0 +1,35 @@
+"""How a run chose its tasks (all of them, `--tasks`, or a seeded `--limit` sample), for the report to say."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from omegaconf import OmegaConf
+from suite.store import CONFIG_NAME
+
+
+def run_selection(run_dir: Path, meta: dict[str, Any]) -> dict[str, Any]:
+    """The run's task selection per benchmark as stored at its start (`available` is None for runs made before
+    the suite recorded it: their config still says the limit, ids and seed)."""
+    if meta.get("selection"):
+        return dict(meta["selection"])
+    config = run_dir / CONFIG_NAME
+    run = OmegaConf.load(config).get("run", {}) if config.is_file() else {}
+    return {bench: {"available": None, "selected": None, "limit": run.get("limit"), "tasks": run.get("tasks"),
+                    "seed": run.get("seed"), "repeats": run.get("repeats") or 1}
+            for bench in meta.get("benchmarks", [])}
+
+
+def selection_note(bench: str, sel: dict[str, Any]) -> str:
+    """One line, e.g. `omniear: 20 of 56 tasks (a seeded random sample: --limit 20, seed 0), 1 repeat each`."""
+    count = "" if sel.get("selected") is None else f"{sel['selected']} "
+    total = "an unrecorded number of" if sel.get("available") is None else str(sel["available"])
+    how = []
+    if sel.get("tasks"):
+        how.append(f"--tasks {sel['tasks']}")
+    if sel.get("limit") is not None:
+        how.append(f"a seeded random sample: --limit {sel['limit']}, seed {sel.get('seed')}")
+    picked = f"{count}of {total} tasks ({'; '.join(how)})" if how else f"all {count}tasks"
+    repeats = int(sel.get("repeats") or 1)
+    return f"{bench}: {picked}, {repeats} repeat{'s' if repeats != 1 else ''} each"
