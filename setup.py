@@ -11,6 +11,7 @@ ROOTS = {
     "suite_household": "plugins/household",
     "suite_asgard": "plugins/asgard",
     "suite_agentvqa": "plugins/agentvqa",
+    "suite_longact": "plugins/longact",
 }
 DATA = ["*.json", "*.yaml", "*.csv", "*.txt", "*.md", "*.jsonl", "*.png"]
 

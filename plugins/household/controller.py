@@ -58,6 +58,11 @@ class Event:
             "inventoryObjects": inventory,
         }
 
+    @property
+    def outcome(self) -> tuple[bool, str]:
+        """(lastActionSuccess, errorMessage) without building the metadata (which costs ray tests)."""
+        return bool(self._base["lastActionSuccess"]), str(self._base["errorMessage"])
+
     @cached_property
     def instance_masks(self) -> dict[str, np.ndarray]:
         """Boolean mask per object id in view (needs renderInstanceSegmentation)."""

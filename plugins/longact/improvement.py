@@ -1,0 +1,55 @@
+"""The Improvement Rate (IR): the mean over k = 2..n of the slope of the k segment slopes of the score curve.
+
+Both regression layers run on normalised time (step t / T, segment j / k). The paper leaves the normalisation
+open, but its magnitudes (-1.12 ... 1.78; App. D maps IR values to power-law curves) need one: with this one a
+curve s_t = (t / T)^a gives IR 0 for a = 1, 2.00 for a = 2 and 3.00 for a = 3 (tests/test_improvement.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from suite_longact.checklist import ScorePoint
+
+
+def _slope(y: np.ndarray, x: np.ndarray) -> float:
+    """The OLS slope of y on x."""
+    xc = x - x.mean()
+    den = float((xc * xc).sum())
+    return float((xc * (y - y.mean())).sum() / den) if den > 0 else 0.0
+
+
+def improvement_rate(scores: Sequence[float] | np.ndarray, n: int = 10) -> float | None:
+    """IR of the score sequence s_0..s_T; None when it is too short for two segments of two points."""
+    s = np.asarray(scores, dtype=float)
+    T = len(s) - 1
+    if T < 3:
+        return None
+    t = np.arange(T + 1, dtype=float)
+    rates = []
+    for k in range(2, n + 1):
+        segs = np.array_split(np.arange(T + 1), k)
+        if min(len(g) for g in segs) < 2:
+            break
+        alphas = np.array([_slope(s[g], t[g] / T) for g in segs])
+        rates.append(_slope(alphas, np.arange(1, k + 1, dtype=float) / k))
+    return float(np.mean(rates)) if rates else None
+
+
+def expand(curve: Sequence[ScorePoint], total_steps: int, total_items: int, accumulated: str = "current",
+           axis: str = "raw", total_efficiency: float = 0.0) -> np.ndarray:
+    """The per-step GC score (len T + 1) from the change points, on raw steps or on efficiency steps."""
+    key = "ever" if accumulated == "ever" else "met"
+    denom = max(total_items, 1)
+    if axis == "efficiency":
+        length = int(round(total_efficiency))
+        positions = [int(round(p.efficiency_step)) for p in curve]
+    else:
+        length = total_steps
+        positions = [p.step for p in curve]
+    s = np.zeros(length + 1)
+    for pos, point in zip(positions, curve, strict=True):
+        s[min(pos, length):] = getattr(point, key) / denom
+    return s

@@ -1,0 +1,104 @@
+"""The LongAct plugin: long-horizon household routines on the household simulator, checklist GC/SR and IR."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from suite.errors import ConfigError
+from suite.hookspecs import hookimpl
+from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
+from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
+from suite_longact import prompting, scoring
+from suite_longact.data import MANIFEST, is_data_dir, load_pack
+from suite_longact.env import LongActEnv, make_env_from_data
+from suite_longact.oracle import oracle_agent
+from suite_longact.parsing import parse_reply
+from suite_longact.vocabulary import SCENARIOS, SPLITS
+
+BENCH = "longact"
+PACK_DIR = Path(__file__).parent / "pack" / "data"
+STEP_CAP = 16000
+
+
+@hookimpl
+def register(registry: Registry) -> None:
+    """Declare the benchmark, its oracle and the generated pack."""
+    registry.add_benchmark(BenchmarkSpec(
+        name=BENCH,
+        description="LongAct: long-horizon household routines, final-state checklist GC/SR, Improvement Rate",
+        headline=[Metric("gc", "GC"), Metric("success", "SR"),
+                  Metric("nav_steps", "Nav", percent=False, higher_is_better=False),
+                  Metric("manip_steps", "Manip", percent=False, higher_is_better=False),
+                  Metric("ir", "IR", percent=False)],
+        detail_tables=scoring.detail_tables,
+        resources={"num_cpus": 1},
+    ))
+    registry.add_data_source(DataSource(
+        BENCH,
+        official="not public (the paper releases no data): the generated pack is the data",
+        pack_dir=PACK_DIR,
+        pack_label="generated LongAct pack (seeded, oracle-validated; not the paper's 300 episodes)",
+        is_data_dir=is_data_dir,
+        pack_manifest=MANIFEST,
+    ))
+    registry.add_agent(AgentSpec("oracle", oracle_agent, "privileged solver over the hidden checklist",
+                                 benchmarks=(BENCH,)))
+
+
+def _check(config: Any) -> tuple[str, set[str] | None]:
+    split = str(config.get("split") or "detailed")
+    if split not in SPLITS:
+        raise ConfigError(f"longact.split: {split!r} is unknown; choose {' or '.join(SPLITS)}")
+    scenarios = config.get("scenarios")
+    if scenarios and set(scenarios) - set(SCENARIOS):
+        raise ConfigError(f"longact.scenarios: unknown {sorted(set(scenarios) - set(SCENARIOS))}; "
+                          f"choose from {', '.join(SCENARIOS)}")
+    return split, set(scenarios) if scenarios else None
+
+
+@hookimpl
+def load_tasks(benchmark: str, config: Any) -> list[Task]:
+    """Every episode of the pack (filtered by scenario), with the configured split's instruction."""
+    split, scenarios = _check(config)
+    cap = int(config.get("max_steps") or STEP_CAP)
+    pack = load_pack(Path(config.data_dir))
+    houses = {h["id"]: h for h in pack["houses"]}
+    prompt = {"prompt_dir": config.get("prompt_dir"), "history": int(config.get("history", 20)),
+              "max_instances": int(config.get("max_instances", 40))}
+    tasks = []
+    for ep in pack["episodes"]:
+        if scenarios and ep["scenario"] not in scenarios:
+            continue
+        data = {"episode": ep, "house": houses[ep["house"]], "checklist": ep["checklist"], "split": split,
+                "instruction": ep["instructions"][split], "prompt": prompt}
+        tasks.append(Task(BENCH, ep["id"], data, category=ep["scenario"], max_steps=cap,
+                          meta={"oracle_steps": ep.get("oracle_steps"), "split": split}))
+    return tasks
+
+
+@hookimpl
+def make_env(benchmark: str, task: Task, config: Any) -> LongActEnv:
+    """The episode's house on the embedded household simulator."""
+    backend = str((config.get("env") or {}).get("backend") or "household")
+    if backend != "household":
+        raise ConfigError(f"longact.env.backend: {backend!r} is not available; only household is (ai2thor: not yet)")
+    return make_env_from_data(task, config)
+
+
+@hookimpl
+def build_prompt(benchmark: str, task: Task, observation: Observation, history: list[StepRecord]) -> list[dict]:
+    """System rules and one user turn (instruction, state, bounded history, images)."""
+    return prompting.build_messages(task, observation, history)
+
+
+@hookimpl
+def parse_action(benchmark: str, task: Task, reply: str) -> Action:
+    """A JSON action, else a lenient action line."""
+    return parse_reply(reply)
+
+
+@hookimpl
+def settle(benchmark: str, task: Task, trajectory: Trajectory, env: LongActEnv) -> Settlement:
+    """SR, GC, per-type GC, Nav/Manip efficiency steps and IR."""
+    return scoring.settle(task, trajectory, env, env.settings.get("ir"))

@@ -1,0 +1,138 @@
+"""LongAct's scoring (paper section 3.2 / spec section 7): SR, GC (item and object level, per type), Nav / Manip
+efficiency steps and the Improvement Rate, and the report's Tables 1 and 2 and score curve."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from suite.records import Settlement, Task, Trajectory
+from suite.registry import DetailTable
+from suite_longact.improvement import expand, improvement_rate
+from suite_longact.vocabulary import KINDS
+
+CURVE_POINTS = 64
+
+
+def ir_settings(config: Any) -> dict[str, Any]:
+    """The Improvement Rate's open choices (the `ir` config section): n, accumulated (current | ever) and the time axis (raw | efficiency)."""
+    ir = config or {}
+    return {"n": int(ir.get("n", 10)), "accumulated": str(ir.get("accumulated", "current")),
+            "axis": str(ir.get("axis", "raw"))}
+
+
+def settle(task: Task, trajectory: Trajectory, env: Any, config: Any) -> Settlement:
+    """The episode's metrics from the final checklist and the per-step score curve."""
+    cl, c = env.checklist, env.counts
+    settings = ir_settings(config)
+    scores = expand(cl.curve, c.raw, len(cl.items), settings["accumulated"], settings["axis"], c.efficiency)
+    ir = improvement_rate(scores, settings["n"])
+    success = all(cl.status)
+    metrics: dict[str, Any] = {
+        "success": float(success),
+        "gc": cl.gc,
+        "gc_object": cl.object_gc(),
+        "nav_steps": round(c.nav, 2),
+        "manip_steps": c.manip,
+        "raw_steps": c.raw,
+        "nav_raw": c.nav_raw,
+        "manip_raw": c.manip_raw,
+        "ir": ir,
+        "split": task.data.get("split"),
+        "scenario": task.category,
+        "stopped": env.stopped,
+        "curve": [[p.step, round(p.efficiency_step, 2), p.met, p.ever] for p in cl.curve],
+        "items": len(cl.items),
+    }
+    for kind, (met, total) in cl.by_kind().items():
+        metrics[f"met_{kind}"], metrics[f"total_{kind}"] = met, total
+        metrics[f"gc_{kind}"] = met / total if total else None
+    if success:
+        return Settlement("success", metrics)
+    unmet = ", ".join(f"{i.object_type}.{i.attr}" for i in cl.unmet()[:5])
+    failure = f"{len(cl.unmet())}/{len(cl.items)} checklist items unmet ({unmet})"
+    if trajectory.end_reason == "max_steps" and not env.stopped:
+        return Settlement("budget_exhausted", metrics, f"step cap reached; {failure}", "step_cap")
+    steps = trajectory.steps
+    if steps and not steps[-1].action.ok and not env.stopped:
+        return Settlement("parse_failure", metrics, failure, "parse_failure")
+    return Settlement("agent_failure", metrics, failure, "incomplete")
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.2f}"
+
+
+def _group(records: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for r in records:
+        if r.get("outcome") in ("model_error", "env_error", "timeout"):
+            continue
+        key = (str(r["metrics"].get("split") or "detailed"), str(r.get("agent")), str(r.get("model") or "-"))
+        groups.setdefault(key, []).append(r)
+    return groups
+
+
+def table_row(recs: list[dict[str, Any]], kinds: tuple[str, ...]) -> list[str]:
+    """GC Avg, GC per type (pooled over items), SR, Nav, Manip and IR of a group of episodes."""
+    m = [r["metrics"] for r in recs]
+    gc = sum(x["gc"] for x in m) / len(m)
+    cols = [_pct(gc)]
+    for kind in kinds:
+        total = sum(x.get(f"total_{kind}", 0) for x in m)
+        cols.append(_pct(sum(x.get(f"met_{kind}", 0) for x in m) / total if total else None))
+    irs = [x["ir"] for x in m if x.get("ir") is not None]
+    cols += [_pct(sum(x["success"] for x in m) / len(m)),
+             f"{sum(x['nav_steps'] for x in m) / len(m):.0f}", f"{sum(x['manip_steps'] for x in m) / len(m):.1f}",
+             f"{sum(irs) / len(irs):.2f}" if irs else "-"]
+    return cols
+
+
+TABLE1 = ("PP", "TO", "OC", "Sl")
+TABLE2 = ("PP", "TO", "Sl", "CK", "FW")
+
+
+def score_curve(recs: list[dict[str, Any]], points: int = CURVE_POINTS) -> list[float]:
+    """Mean GC (current) after each of `points` equally spaced raw steps up to the longest episode."""
+    longest = max(r["metrics"]["raw_steps"] for r in recs) or 1
+    out = []
+    for i in range(points + 1):
+        step = longest * i / points
+        vals = []
+        for r in recs:
+            met = 0
+            for p in r["metrics"]["curve"]:
+                if p[0] <= step:
+                    met = p[2]
+            vals.append(met / max(r["metrics"]["items"], 1))
+        out.append(sum(vals) / len(vals))
+    return out
+
+
+def _spark(values: list[float]) -> str:
+    bars = " ▁▂▃▄▅▆▇█"
+    return "".join(bars[min(8, int(v * 8 + 0.5))] for v in values)
+
+
+def detail_tables(records: list[dict[str, Any]]) -> list[DetailTable]:
+    """Table 1 (detailed split) and Table 2 (concise split) in the paper's layout, all six types, the curve."""
+    groups = _group(records)
+    tables = []
+    for split, kinds, title in (("detailed", TABLE1, "Table 1 layout: detailed split"),
+                                ("concise", TABLE2, "Table 2 layout: concise split")):
+        rows = [[agent, model, str(len(recs)), *table_row(recs, kinds)]
+                for (s, agent, model), recs in sorted(groups.items()) if s == split]
+        if rows:
+            tables.append(DetailTable(f"LongAct {title} (GC and SR in %, steps = efficiency steps)",
+                                      ["agent", "model", "n", "GC Avg", *kinds, "SR", "Nav", "Manip", "IR"], rows))
+    if groups:
+        rows = [[split, agent, model, *table_row(recs, KINDS)] for (split, agent, model), recs in sorted(groups.items())]
+        tables.append(DetailTable("LongAct GC by all six state types (%)",
+                                  ["split", "agent", "model", "GC Avg", *KINDS, "SR", "Nav", "Manip", "IR"], rows))
+        curve_rows = []
+        for (split, agent, model), recs in sorted(groups.items()):
+            curve = score_curve(recs)
+            longest = max(r["metrics"]["raw_steps"] for r in recs)
+            curve_rows.append([split, agent, model, str(longest), _spark(curve), _pct(curve[-1])])
+        tables.append(DetailTable("LongAct score (GC) versus raw step, 0 to the longest episode",
+                                  ["split", "agent", "model", "steps", "curve", "final GC"], curve_rows))
+    return tables

@@ -1,0 +1,56 @@
+"""Nav / Manip efficiency steps, SR and GC of a settled episode, by hand."""
+
+from __future__ import annotations
+
+import pytest
+from suite.records import Action, StepRecord, Trajectory
+from suite_longact.scoring import detail_tables, settle
+
+from .conftest import first, kitchen_env, teleport_facing
+
+
+def test_efficiency_steps_and_settlement_by_hand() -> None:
+    env = kitchen_env([])
+    fridge, mw = first(env, "Fridge"), first(env, "Microwave")
+    items = [{"object_id": fridge.id, "object_type": "Fridge", "attr": "isOpen", "target": True},
+             {"object_id": mw.id, "object_type": "Microwave", "attr": "isToggled", "target": True}]
+    env = kitchen_env(items)
+    teleport_facing(env, fridge.id)
+    actions = [{"action": "RotateLeft"}, {"action": "RotateRight"}, {"action": "LookDown"}, {"action": "LookUp"},
+               {"action": "Open", "object": fridge.id}, {"action": "Open", "object": fridge.id},  # 2nd fails
+               {"action": "Pick", "object": "Nope|0"}]
+    steps = []
+    for i, a in enumerate(actions):
+        r = env.step(a)
+        steps.append(StepRecord(i, Action(a, a["action"]), feedback=r.feedback, info=r.info))
+    moved = 0
+    for _ in range(5):  # 5 x 0.05 m = 0.25 m = one efficiency step, when the way is free
+        before = env.world.agent
+        env.step({"action": "MoveBack"})
+        moved += env.world.agent != before
+    c = env.counts
+    assert c.turns == 2 and c.looks == 2 and c.interactions == 3 and c.raw == 12
+    assert c.nav == pytest.approx(moved / 5 + 4, abs=1e-3) and c.manip == 3
+    traj = Trajectory(task=env.task, steps=steps, end_reason="max_steps")
+    s = settle(env.task, traj, env, {})
+    assert s.outcome == "budget_exhausted"
+    assert s.metrics["gc"] == 0.5 and s.metrics["success"] == 0.0
+    assert s.metrics["gc_OC"] == 1.0 and s.metrics["gc_TO"] == 0.0 and s.metrics["gc_PP"] is None
+    assert s.metrics["manip_steps"] == 3 and s.metrics["raw_steps"] == 12
+    assert s.metrics["curve"] == [[0, 0.0, 0, 0], [5, 5.0, 1, 1]]
+    record = {"outcome": s.outcome, "agent": "direct", "model": "m", "metrics": s.metrics}
+    tables = detail_tables([record, {**record, "metrics": {**s.metrics, "split": "concise"}}])
+    assert [t.title.split(":")[0] for t in tables[:2]] == ["LongAct Table 1 layout", "LongAct Table 2 layout"]
+    assert tables[0].columns == ["agent", "model", "n", "GC Avg", "PP", "TO", "OC", "Sl", "SR", "Nav", "Manip", "IR"]
+    assert tables[1].columns[4:9] == ["PP", "TO", "Sl", "CK", "FW"]
+    assert tables[0].rows[0][3:9] == ["50.00", "-", "0.00", "100.00", "-", "0.00"]
+
+
+def test_stop_with_everything_met_is_success() -> None:
+    env = kitchen_env([])
+    fridge = first(env, "Fridge")
+    env = kitchen_env([{"object_id": fridge.id, "object_type": "Fridge", "attr": "isOpen", "target": False}])
+    r = env.step({"action": "Stop"})
+    assert r.done
+    traj = Trajectory(task=env.task, steps=[StepRecord(0, Action({"action": "Stop"}, "Stop"))], end_reason="done")
+    assert settle(env.task, traj, env, {}).outcome == "success"
