@@ -18,11 +18,9 @@ from suite_household.world import World
 from suite_longact.checklist import Checklist, Item
 from suite_longact.vocabulary import (
     EFFICIENCY_M,
-    LOOK_DEG,
     LOOKS,
     MANIPULATION,
     MOVES,
-    ROTATE_DEG,
     ROTATIONS,
     STOP,
     THOR_ACTION,
@@ -70,7 +68,7 @@ class StepCounts:
 
 
 class LongActEnv:
-    """The Env protocol over a simulator (see backends); `observe=False` (privileged agents) skips rendering and the list."""
+    """The Env protocol over a simulator (see backends); privileged agents turn observations off."""
 
     def __init__(self, task: Task, sim: Any, settings: dict[str, Any]) -> None:
         self.task = task
@@ -86,7 +84,7 @@ class LongActEnv:
     def reset(self) -> Observation:
         """The first observation; the checklist's score at step 0."""
         self.checklist.start(self.world)
-        return self._observation()
+        return self.observation()
 
     def step(self, value: dict[str, Any]) -> StepResult:
         """One action: a failed or invalid one costs a step and changes nothing."""
@@ -156,10 +154,11 @@ class LongActEnv:
         self.checklist.after_step(self.world, c.raw, c.efficiency, changed)
         info = {"success": self.last["success"], "gc": round(self.checklist.gc, 4),
                 "met": sum(self.checklist.status), "nav": round(c.nav, 2), "manip": c.manip}
-        obs = self._observation() if not done else Observation(text=feedback)
+        obs = self.observation() if not done else Observation(text=feedback)
         return StepResult(obs, feedback=feedback, done=done, info=info)
 
-    def _observation(self) -> Observation:
+    def observation(self) -> Observation:
+        """What the agent perceives now (only the last outcome once observations are skipped)."""
         if not self.observe:
             return Observation(data={"last": dict(self.last)})
         frame = self.sim.render_frame()
@@ -187,6 +186,10 @@ class LongActEnv:
                      "horizon": round(w.agent.horizon)},
             "last": dict(self.last),
             "step": step,
+            "camera": {"width": self.settings["width"], "height": self.settings["height"],
+                       "fov": self.settings["field_of_view"], "y": round(w.agent.camera[1], 3)},
+            "depth": frame.depth,
+            "segmentation": (frame.owner, frame.ids),
         }
         return Observation(text="", images=images, data=data)
 
@@ -203,8 +206,13 @@ def _png(array: np.ndarray) -> bytes:
 
 
 def visible_instances(world: World, frame: Frame, reach: float) -> list[dict[str, Any]]:
-    """The instances of the segmentation frame: id, type, room, receptacle, distance, in reach, state."""
-    counts = np.bincount(frame.owner.ravel(), minlength=len(frame.ids))
+    """The instances of the segmentation frame: id, type, room, receptacle, distance, in reach, state, and the
+    pixel (u, v) of the mask nearest its centroid with the depth there (what a perception module would read)."""
+    owner = frame.owner.ravel()
+    counts = np.bincount(owner, minlength=len(frame.ids))
+    h, w = frame.owner.shape
+    rows = np.bincount(owner, weights=np.repeat(np.arange(h), w), minlength=len(frame.ids))
+    cols = np.bincount(owner, weights=np.tile(np.arange(w), h), minlength=len(frame.ids))
     rooms = {r.id: r.type for r in world.scene.rooms}
     out = []
     ax, az = world.agent.x, world.agent.z
@@ -216,9 +224,15 @@ def visible_instances(world: World, frame: Frame, reach: float) -> list[dict[str
         x0, _, z0, x1, _, z1 = obj.box
         dist = math.hypot(max(x0 - ax, 0, ax - x1), max(z0 - az, 0, az - z1))
         parent = world.objects.get(obj.parent) if obj.parent else None
+        u, v = int(cols[idx] / counts[idx]), int(rows[idx] / counts[idx])
+        if frame.owner[v, u] != idx:  # a concave mask: the nearest pixel of the instance instead
+            vs, us = np.nonzero(frame.owner == idx)
+            k = int(np.argmin((vs - v) ** 2 + (us - u) ** 2))
+            v, u = int(vs[k]), int(us[k])
         out.append({"id": oid, "type": obj.type, "room": rooms.get(obj.room, obj.room),
                     "on": parent.id if parent else None, "distance": round(dist, 2),
-                    "reachable": dist <= reach, "state": _state(obj)})
+                    "reachable": dist <= reach, "state": _state(obj), "pixel": [u, v],
+                    "depth": round(float(frame.depth[v, u]), 3), "pixels": int(counts[idx])})
     out.sort(key=lambda d: d["distance"])
     return out
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-
 from suite_longact.checklist import ScorePoint
 
 

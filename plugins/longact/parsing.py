@@ -16,7 +16,7 @@ _LINE = re.compile(
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
 
 
-def _json_objects(text: str) -> list[dict[str, Any]]:
+def json_objects(text: str) -> list[dict[str, Any]]:
     """Every JSON object in the reply (fenced blocks first), in order."""
     out: list[dict[str, Any]] = []
     candidates = _FENCE.findall(text) + [text]
@@ -53,7 +53,7 @@ def parse_reply(reply: str) -> Action:
     """The reply's action: `{"action": ..., "object": ...}` (last JSON object wins), else an action line."""
     if not isinstance(reply, str) or not reply.strip():
         return Action.failure("empty reply")
-    for obj in reversed(_json_objects(reply)):
+    for obj in reversed(json_objects(reply)):
         name = obj.get("action")
         if isinstance(name, str) and name.strip():
             target = obj.get("object", obj.get("target"))

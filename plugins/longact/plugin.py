@@ -21,9 +21,16 @@ PACK_DIR = Path(__file__).parent / "pack" / "data"
 STEP_CAP = 16000
 
 
+def holomind_agent(ctx: Any) -> Any:
+    """HoloMind, the paper's reference agent (suite_longact.holomind)."""
+    from suite_longact.holomind.agent import HoloMindAgent
+
+    return HoloMindAgent(ctx)
+
+
 @hookimpl
 def register(registry: Registry) -> None:
-    """Declare the benchmark, its oracle and the generated pack."""
+    """Declare the benchmark, its oracle, HoloMind and the generated pack."""
     registry.add_benchmark(BenchmarkSpec(
         name=BENCH,
         description="LongAct: long-horizon household routines, final-state checklist GC/SR, Improvement Rate",
@@ -44,6 +51,9 @@ def register(registry: Registry) -> None:
     ))
     registry.add_agent(AgentSpec("oracle", oracle_agent, "privileged solver over the hidden checklist",
                                  benchmarks=(BENCH,)))
+    registry.add_agent(AgentSpec("holomind", holomind_agent,
+                                 "HoloMind: two-layer planner, executor over skills, memories, critic",
+                                 uses_model=True, benchmarks=(BENCH,)))
 
 
 def _check(config: Any) -> tuple[str, set[str] | None]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from suite.outcomes import BUDGET_EXHAUSTED, PARSE_FAILURE, failure_outcome, unparsable_steps
 from suite.records import Settlement, Task, Trajectory
 from suite.registry import DetailTable
 from suite_longact.improvement import expand, improvement_rate
@@ -14,7 +15,7 @@ CURVE_POINTS = 64
 
 
 def ir_settings(config: Any) -> dict[str, Any]:
-    """The Improvement Rate's open choices (the `ir` config section): n, accumulated (current | ever) and the time axis (raw | efficiency)."""
+    """The Improvement Rate's open choices (config `ir`): n, accumulated (current | ever), axis (raw | efficiency)."""
     ir = config or {}
     return {"n": int(ir.get("n", 10)), "accumulated": str(ir.get("accumulated", "current")),
             "axis": str(ir.get("axis", "raw"))}
@@ -40,8 +41,9 @@ def settle(task: Task, trajectory: Trajectory, env: Any, config: Any) -> Settlem
         "split": task.data.get("split"),
         "scenario": task.category,
         "stopped": env.stopped,
-        "curve": [[p.step, round(p.efficiency_step, 2), p.met, p.ever] for p in cl.curve],
+        "curve": " ".join(f"{p.step}:{p.efficiency_step:g}:{p.met}:{p.ever}" for p in cl.curve),
         "items": len(cl.items),
+        "unparsable": unparsable_steps(trajectory),
     }
     for kind, (met, total) in cl.by_kind().items():
         metrics[f"met_{kind}"], metrics[f"total_{kind}"] = met, total
@@ -50,12 +52,13 @@ def settle(task: Task, trajectory: Trajectory, env: Any, config: Any) -> Settlem
         return Settlement("success", metrics)
     unmet = ", ".join(f"{i.object_type}.{i.attr}" for i in cl.unmet()[:5])
     failure = f"{len(cl.unmet())}/{len(cl.items)} checklist items unmet ({unmet})"
-    if trajectory.end_reason == "max_steps" and not env.stopped:
-        return Settlement("budget_exhausted", metrics, f"step cap reached; {failure}", "step_cap")
-    steps = trajectory.steps
-    if steps and not steps[-1].action.ok and not env.stopped:
-        return Settlement("parse_failure", metrics, failure, "parse_failure")
-    return Settlement("agent_failure", metrics, failure, "incomplete")
+    capped = trajectory.end_reason == "max_steps" and not env.stopped
+    outcome = failure_outcome(len(trajectory.steps), metrics["unparsable"], capped)
+    if outcome == PARSE_FAILURE:
+        return Settlement(outcome, metrics, f"no reply parsed into an action; {failure}", "unparsable")
+    if outcome == BUDGET_EXHAUSTED:
+        return Settlement(outcome, metrics, f"step cap reached; {failure}", "step_cap")
+    return Settlement(outcome, metrics, f"stopped with {failure}" if env.stopped else failure, "incomplete")
 
 
 def _pct(value: float | None) -> str:
@@ -91,6 +94,15 @@ TABLE1 = ("PP", "TO", "OC", "Sl")
 TABLE2 = ("PP", "TO", "Sl", "CK", "FW")
 
 
+def parse_curve(text: str) -> list[tuple[int, float, int, int]]:
+    """The score curve of an episode record: (raw step, efficiency step, items met, items ever met) per change."""
+    out = []
+    for point in text.split():
+        step, eff, met, ever = point.split(":")
+        out.append((int(step), float(eff), int(met), int(ever)))
+    return out
+
+
 def score_curve(recs: list[dict[str, Any]], points: int = CURVE_POINTS) -> list[float]:
     """Mean GC (current) after each of `points` equally spaced raw steps up to the longest episode."""
     longest = max(r["metrics"]["raw_steps"] for r in recs) or 1
@@ -100,7 +112,7 @@ def score_curve(recs: list[dict[str, Any]], points: int = CURVE_POINTS) -> list[
         vals = []
         for r in recs:
             met = 0
-            for p in r["metrics"]["curve"]:
+            for p in parse_curve(r["metrics"]["curve"]):
                 if p[0] <= step:
                     met = p[2]
             vals.append(met / max(r["metrics"]["items"], 1))
@@ -125,7 +137,8 @@ def detail_tables(records: list[dict[str, Any]]) -> list[DetailTable]:
             tables.append(DetailTable(f"LongAct {title} (GC and SR in %, steps = efficiency steps)",
                                       ["agent", "model", "n", "GC Avg", *kinds, "SR", "Nav", "Manip", "IR"], rows))
     if groups:
-        rows = [[split, agent, model, *table_row(recs, KINDS)] for (split, agent, model), recs in sorted(groups.items())]
+        rows = [[split, agent, model, *table_row(recs, KINDS)]
+                for (split, agent, model), recs in sorted(groups.items())]
         tables.append(DetailTable("LongAct GC by all six state types (%)",
                                   ["split", "agent", "model", "GC Avg", *KINDS, "SR", "Nav", "Manip", "IR"], rows))
         curve_rows = []

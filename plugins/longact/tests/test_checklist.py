@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from suite_household.world import Agent
 from suite_longact.checklist import Item, holds
+
 from .conftest import first, kitchen_env, put_on, teleport_facing
 
 

@@ -29,7 +29,7 @@ def test_direct_agent_with_a_scripted_model(tmp_path: Path) -> None:
     register_script("longact-turner", reply)
     out = tmp_path / "run"
     assert main(["run", "--plugins", "longact", "--model", "scripted/longact-turner", "--tasks", "longact_000",
-                 "--out", str(out), "longact.max_steps=8", "--no-report", *SMALL]) == 0
+                 "--out", str(out), "longact.max_steps=8", *SMALL, "--no-report"]) == 0
     rec = RunStore(out).records()[0]
     assert rec["outcome"] == "budget_exhausted" and rec["steps"] == 8
     assert rec["metrics"]["raw_steps"] == 7  # the parse failure cost a step but never reached the env

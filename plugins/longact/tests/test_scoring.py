@@ -37,7 +37,7 @@ def test_efficiency_steps_and_settlement_by_hand() -> None:
     assert s.metrics["gc"] == 0.5 and s.metrics["success"] == 0.0
     assert s.metrics["gc_OC"] == 1.0 and s.metrics["gc_TO"] == 0.0 and s.metrics["gc_PP"] is None
     assert s.metrics["manip_steps"] == 3 and s.metrics["raw_steps"] == 12
-    assert s.metrics["curve"] == [[0, 0.0, 0, 0], [5, 5.0, 1, 1]]
+    assert s.metrics["curve"] == "0:0:0:0 5:5:1:1"
     record = {"outcome": s.outcome, "agent": "direct", "model": "m", "metrics": s.metrics}
     tables = detail_tables([record, {**record, "metrics": {**s.metrics, "split": "concise"}}])
     assert [t.title.split(":")[0] for t in tables[:2]] == ["LongAct Table 1 layout", "LongAct Table 2 layout"]

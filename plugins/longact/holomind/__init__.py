@@ -1,0 +1,1 @@
+"""HoloMind, LongAct's reference agent: two-layer planner, executor over a skill library, memory, critic."""

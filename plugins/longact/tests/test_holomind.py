@@ -1,0 +1,109 @@
+"""HoloMind's control flow end to end with scripted models served through litellm: a plan, a refine, a replan
+after a failed action, the recovery, and modules on two different model strings."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+from omegaconf import OmegaConf
+from suite.agents import AgentContext
+from suite.loop import TraceSink, run_episode
+from suite.models import register_script
+from suite.models.client import ModelClient
+from suite.records import StepRecord
+from suite_longact.holomind.agent import HoloMindAgent
+from suite_longact.scoring import settle
+
+from .conftest import first, kitchen_env, put_on
+
+
+class Recorder(TraceSink):
+    """Keeps the steps."""
+
+    def __init__(self) -> None:
+        self.steps: list[StepRecord] = []
+
+    def step(self, record: StepRecord, observation: Any) -> None:
+        self.steps.append(record)
+
+
+def chef(calls: list[str]) -> Any:
+    """A scripted model that plays every module, choosing ids only from what its prompt shows."""
+    def reply(messages: list[dict[str, Any]]) -> str:
+        system, user = messages[0]["content"], messages[1]["content"]
+        ids = lambda t: re.findall(rf"^({t}\|[^ ]+) \|", user, re.M)  # noqa: E731
+        if "high-level planner" in system and "Split" in system:
+            calls.append("decompose")
+            return json.dumps({"goals": [{"id": "g1", "goal": "slice the apple", "after": []}]})
+        if "high-level planner" in system:
+            calls.append("refine")
+            return json.dumps({"goal": "slice the apple on the kitchen counter"})
+        if "low-level planner" in system:
+            calls.append("ground")
+            if "knife" in user.split("Critic feedback:")[1]:
+                return json.dumps({"subgoals": ["pick up the knife", "slice the apple"]})
+            return json.dumps({"subgoals": ["slice the apple"]})
+        if "executor" in system:
+            sub = user.split("\n")[0]
+            calls.append(f"execute {sub}")
+            kind = "Knife" if "knife" in sub else "Apple"
+            found = ids(kind)
+            if not found:
+                return json.dumps({"skill": "look_around", "target": None})
+            return json.dumps({"skill": "pick" if kind == "Knife" else "slice", "target": found[0]})
+        result = user.split("Result:")[1].split("\n")[0]
+        if "look_around" in user.split("Skill call:")[1].split("\n")[0]:
+            calls.append("critic Refine")
+            return json.dumps({"verdict": "Refine", "diagnosis": "the apple should be in view now"})
+        if "failed" in result and "knife" in result:
+            calls.append("critic Replan")
+            return json.dumps({"verdict": "Replan", "diagnosis": "slicing needs a knife in hand",
+                               "rule": "Pick up a knife before slicing."})
+        ok = result.startswith(" ok")
+        calls.append("critic Pass" if ok else "critic Replan")
+        return json.dumps({"verdict": "Pass" if ok else "Replan", "diagnosis": "done" if ok else "retry"})
+
+    return reply
+
+
+def test_plan_refine_replan_and_recovery_on_two_models() -> None:
+    calls: list[str] = []
+    register_script("holo-a", chef(calls))
+    register_script("holo-b", chef(calls))
+    env = kitchen_env([])
+    apple, knife = first(env, "Apple"), first(env, "Knife")
+    counter = first(env, "CounterTop")
+    items = [{"object_id": apple.id, "object_type": "Apple", "attr": "isSliced", "target": True}]
+    env = kitchen_env(items, images=[], image_size=300)
+    put_on(env.world, apple.id, counter.id)
+    put_on(env.world, knife.id, counter.id)
+    env.task.max_steps = 600
+    env.task.data["instruction"] = "Slice the apple."
+    cfg = OmegaConf.create({"agent": {"holomind": {"modules": {
+        "high_planner": {"model": None}, "low_planner": {"model": "scripted/holo-b"},
+        "executor": {"model": "scripted/holo-b"}, "critic": {"model": None}}}}})
+    agent = HoloMindAgent(AgentContext(None, "longact", cfg, ModelClient("scripted/holo-a")))
+
+    class Host:
+        def call(self, hook: str, bench: str, **kw: Any) -> Any:
+            return env if hook == "make_env" else settle(kw["task"], kw["trajectory"], kw["env"], {})
+
+    sink = Recorder()
+    result = asyncio.run(run_episode(Host(), env.task, agent, {}, sink))
+    assert result.settlement.outcome == "success", (result.settlement.failure_reason, calls)
+    assert calls == ["decompose", "refine", "ground",  # the plan
+                     "execute Sub-goal: slice the apple", "critic Refine",  # a look around, refined locally
+                     "execute Sub-goal: slice the apple", "critic Replan",  # Slice fails: no knife
+                     "ground",  # back to the low-level planner with the critic's diagnosis
+                     "execute Sub-goal: pick up the knife", "critic Pass",
+                     "execute Sub-goal: slice the apple", "critic Pass"]  # recovered
+    slices = [s for s in sink.steps if s.action.value.get("action") == "Slice"]
+    assert [s.info["success"] for s in slices] == [False, True]
+    replies = "\n".join(s.reply or "" for s in sink.steps)
+    assert "[high_planner scripted/holo-a]" in replies and "[executor scripted/holo-b]" in replies
+    assert "Pick up a knife before slicing." in agent.episodic.experience
+    assert sink.steps[-1].action.value == {"action": "Stop"}
+    assert sum(s.usage.prompt_tokens for s in sink.steps) > 0
