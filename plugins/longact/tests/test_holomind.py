@@ -107,3 +107,19 @@ def test_plan_refine_replan_and_recovery_on_two_models() -> None:
     assert "Pick up a knife before slicing." in agent.episodic.experience
     assert sink.steps[-1].action.value == {"action": "Stop"}
     assert sum(s.usage.prompt_tokens for s in sink.steps) > 0
+
+
+def test_shared_experience_is_opt_in() -> None:
+    def make(shared: bool) -> HoloMindAgent:
+        cfg = OmegaConf.create({"agent": {"holomind": {"shared_experience": shared}}})
+        return HoloMindAgent(AgentContext(None, "longact", cfg, ModelClient("scripted/holo-a")))
+
+    HoloMindAgent.pool.clear()
+    first_agent = make(False)
+    first_agent._learn("Open the fridge before placing into it.")
+    assert "Open the fridge before placing into it." not in make(True).episodic.experience
+    sharing = make(True)
+    sharing._learn("Open the fridge before placing into it.")
+    assert "Open the fridge before placing into it." in make(True).episodic.experience
+    assert "Open the fridge before placing into it." not in make(False).episodic.experience
+    HoloMindAgent.pool.clear()
