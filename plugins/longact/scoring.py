@@ -7,7 +7,7 @@ from typing import Any
 
 from suite.outcomes import BUDGET_EXHAUSTED, PARSE_FAILURE, failure_outcome, unparsable_steps
 from suite.records import Settlement, Task, Trajectory
-from suite.registry import DetailTable
+from suite.registry import Cell, DetailTable
 from suite_longact.improvement import expand, improvement_rate
 from suite_longact.vocabulary import KINDS
 
@@ -61,8 +61,12 @@ def settle(task: Task, trajectory: Trajectory, env: Any, config: Any) -> Settlem
     return Settlement(outcome, metrics, f"stopped with {failure}" if env.stopped else failure, "incomplete")
 
 
-def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.2f}"
+def _pct(value: float | None) -> Cell | str:
+    return "-" if value is None else Cell(f"{100 * value:.2f}", percent=round(100 * value, 4))
+
+
+def _num(value: float | None, fmt: str) -> Cell | str:
+    return "-" if value is None else Cell(format(value, fmt), value=round(value, 4))
 
 
 def _group(records: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
@@ -75,7 +79,7 @@ def _group(records: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[dic
     return groups
 
 
-def table_row(recs: list[dict[str, Any]], kinds: tuple[str, ...]) -> list[str]:
+def table_row(recs: list[dict[str, Any]], kinds: tuple[str, ...]) -> list[Cell | str]:
     """GC Avg, GC per type (pooled over items), SR, Nav, Manip and IR of a group of episodes."""
     m = [r["metrics"] for r in recs]
     gc = sum(x["gc"] for x in m) / len(m)
@@ -85,8 +89,9 @@ def table_row(recs: list[dict[str, Any]], kinds: tuple[str, ...]) -> list[str]:
         cols.append(_pct(sum(x.get(f"met_{kind}", 0) for x in m) / total if total else None))
     irs = [x["ir"] for x in m if x.get("ir") is not None]
     cols += [_pct(sum(x["success"] for x in m) / len(m)),
-             f"{sum(x['nav_steps'] for x in m) / len(m):.0f}", f"{sum(x['manip_steps'] for x in m) / len(m):.1f}",
-             f"{sum(irs) / len(irs):.2f}" if irs else "-"]
+             _num(sum(x["nav_steps"] for x in m) / len(m), ".0f"),
+             _num(sum(x["manip_steps"] for x in m) / len(m), ".1f"),
+             _num(sum(irs) / len(irs) if irs else None, ".2f")]
     return cols
 
 
