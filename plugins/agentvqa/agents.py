@@ -28,7 +28,7 @@ def constant_agent(ctx: AgentContext) -> PolicyAgent:
     section = ctx.config.get("agentvqa") or {}
     letter = str(section.get("constant_letter") or "A").strip().upper()
     if letter not in LETTERS:
-        raise ConfigError(f"agentvqa.constant_letter must be one of {', '.join(LETTERS)}, not {letter!r}")
+        raise ConfigError(f"agentvqa.constant_letter must be one letter A-Z, not {letter!r}")
 
     def policy(task: Task, env: Any, observation: Observation, history: list[StepRecord]) -> Action:
         return Action(value=letter, text=letter)

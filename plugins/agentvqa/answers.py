@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from suite_agentvqa.data import LETTERS
+
 THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.S | re.I)
 THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)>", re.I)
 THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)>", re.I)
@@ -70,7 +72,7 @@ def _exact(text: str, letters: str) -> str | None:
 
 def parse_answer(reply: str | None, n_options: int = 4) -> Parsed:
     """The letter a reply chooses among the first `n_options` letters, or None with the reason."""
-    letters = "ABCDEFGH"[:n_options]
+    letters = LETTERS[:n_options]
     text = strip_reasoning(reply or "")
     if text is None:
         return Parsed(None, "unevaluated: a reasoning block was never closed")

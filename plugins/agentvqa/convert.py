@@ -44,7 +44,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
 #: The action keyword of a web answer gives its category (the paper's rule for the web domain).
 WEB_KEYWORDS = (("type", "typing"), ("swipe", "scroll"), ("scroll", "scroll"), ("button", "press"),
                 ("press", "press"), ("tap", "tap"), ("click", "tap"))
-OPTION_LINE = re.compile(r"^\s*\(?([A-Ha-h])[).:]\s*(.+?)\s*$")
+OPTION_LINE = re.compile(r"^\s*\(?([A-Za-z])[).:]\s*(.+?)\s*$")
 
 
 def source_files(src: Path) -> list[Path]:
@@ -112,9 +112,12 @@ class Converter:
             value = [value[k] for k in sorted(value)]
         if isinstance(value, str):
             value = [m.group(2) for line in value.splitlines() if (m := OPTION_LINE.match(line))]
-        if not isinstance(value, list) or len(value) != len(LETTERS):
-            raise DataError(where, "/options", f"exactly {len(LETTERS)} options (got {value!r:.80})")
-        return [OPTION_LINE.sub(r"\2", str(v)) if OPTION_LINE.match(str(v)) else str(v) for v in value]
+        if not isinstance(value, list) or not 2 <= len(value) <= len(LETTERS):
+            raise DataError(where, "/options", f"2 to {len(LETTERS)} options (got {value!r:.80})")
+        found = [OPTION_LINE.match(str(v)) for v in value]
+        if all(m and m.group(1).upper() == LETTERS[i] for i, m in enumerate(found)):  # "A. ...", "B. ...", ...
+            return [m.group(2) for m in found if m]
+        return [str(v) for v in value]
 
     def _answer(self, value: Any, options: list[str], where: str) -> str:
         if isinstance(value, int) and not isinstance(value, bool):

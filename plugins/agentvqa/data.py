@@ -13,7 +13,8 @@ from suite_agentvqa.taxonomy import DOMAIN_OF_CATEGORY, DOMAIN_OF_DATASET
 
 SCHEMA = Path(__file__).parent / "schemas" / "record.schema.json"
 RECORDS = "records.jsonl"
-LETTERS = "ABCD"
+#: Option letters: a question has 2 to 26 options, shown as A, B, ... (the paper's are all A-D).
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,12 @@ def is_data_dir(path: Path) -> bool:
     return (Path(path) / RECORDS).is_file()
 
 
+def _check_answer(raw: dict[str, Any], source: str) -> None:
+    n = len(raw["options"])
+    if LETTERS.index(raw["answer"]) >= n:
+        raise DataError(source, "/answer", f"one of {', '.join(LETTERS[:n])} (the question has {n} options)")
+
+
 def _check_taxonomy(raw: dict[str, Any], source: str) -> None:
     if DOMAIN_OF_DATASET[raw["dataset"]] != raw["domain"]:
         raise DataError(source, "/domain", f"{DOMAIN_OF_DATASET[raw['dataset']]!r} (the domain of {raw['dataset']})")
@@ -67,6 +74,7 @@ def _media(raw: dict[str, Any], root: Path, source: str) -> tuple[str, tuple[Pat
 def question_from_record(raw: dict[str, Any], root: Path, source: str) -> Question:
     """Validate one record (schema, taxonomy, media files) and build its Question."""
     validate(raw, SCHEMA, source)
+    _check_answer(raw, source)
     _check_taxonomy(raw, source)
     kind, media = _media(raw, root, source)
     history = raw["action_history"]

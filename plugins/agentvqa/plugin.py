@@ -1,4 +1,4 @@
-"""The AgentVQA benchmark plugin: 4-option questions over images, frames and action histories, one per episode."""
+"""The AgentVQA benchmark plugin: multiple-choice questions over images, frames and histories, one per episode."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def register(registry: Registry) -> None:
     constant-letter baseline."""
     registry.add_benchmark(BenchmarkSpec(
         name=BENCH,
-        description="AgentVQA: agentic visual understanding as 4-option questions (14 datasets, 5 domains)",
+        description="AgentVQA: agentic visual understanding as multiple-choice questions (14 datasets, 5 domains)",
         headline=[Metric("correct", "overall acc", macro_by="dataset"),
                   Metric("correct_evaluated", "acc excl. unevaluated", macro_by="dataset"),
                   Metric("unevaluated", "unevaluated", higher_is_better=False)],

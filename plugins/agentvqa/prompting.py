@@ -33,9 +33,11 @@ def _fill(name: str, prompt_dir: str | None, **fields: str) -> str:
 
 
 def letters_phrase(n: int) -> str:
-    """`A, B, C, or D` for four options."""
+    """The letters shown, in words: `A, B, C, or D` for four options, `A, B, or C` for three."""
     letters = list(LETTERS[:n])
-    return letters[0] if n == 1 else ", ".join(letters[:-1]) + f", or {letters[-1]}"
+    if n <= 2:
+        return " or ".join(letters)
+    return ", ".join(letters[:-1]) + f", or {letters[-1]}"
 
 
 def media_noun(question: Question) -> str:

@@ -60,10 +60,15 @@ def draft_for(dataset: str, index: int, seed: int) -> Draft:
     raise RuntimeError(f"no {dataset} question {index} in {MAX_ATTEMPTS} attempts (seed {seed})")
 
 
+#: Every generated question has four options, as the paper's do.
+PACK_OPTIONS = 4
+
+
 def answer_letters(dataset: str, count: int, seed: int) -> list[str]:
     """Where each question's correct option goes: every letter equally often, the remainder drawn, shuffled."""
     rng = random.Random(f"{seed}:{dataset}:letters")
-    letters = list(LETTERS) * (count // len(LETTERS)) + rng.sample(LETTERS, count % len(LETTERS))
+    shown = LETTERS[:PACK_OPTIONS]
+    letters = list(shown) * (count // len(shown)) + rng.sample(shown, count % len(shown))
     rng.shuffle(letters)
     return letters
 

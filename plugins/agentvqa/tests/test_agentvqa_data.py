@@ -29,8 +29,9 @@ def test_loads_every_media_kind(tiny: Path) -> None:
 @pytest.mark.parametrize(
     ("change", "pointer", "expected"),
     [
-        ({"options": ["a", "b", "c"]}, "/options", "too short"),
-        ({"answer": "E"}, "/answer", "is not one of"),
+        ({"options": ["a"]}, "/options", "too short"),
+        ({"answer": "E"}, "/answer", "one of A, B, C, D (the question has 4 options)"),
+        ({"answer": "AB"}, "/answer", "does not match"),
         ({"dataset": "imagenet"}, "/dataset", "is not one of"),
         ({"domain": "robotics"}, "/domain", "web_agents"),
         ({"category": "reward_detection"}, "/category", "web_agents domain"),
