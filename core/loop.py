@@ -65,20 +65,26 @@ class TraceSink:
         """The episode was settled."""
 
 
+#: Media parts of a chat message and the field of each that holds the (often base64) data.
+MEDIA_FIELDS = {"image_url": "url", "video_url": "url", "file": "file_data"}
+
+
+def _strip_media(part: dict[str, Any]) -> dict[str, Any]:
+    kind = part.get("type")
+    field = MEDIA_FIELDS.get(str(kind))
+    body = part.get(kind) if field else None
+    if not isinstance(body, dict):
+        return part
+    return {"type": kind, kind: {field: str(body.get(field, ""))[:32] + "..."}}
+
+
 def _strip_images(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The prompt as stored in a trace: image data replaced by a short marker."""
+    """The prompt as stored in a trace: image, video and file data replaced by a short marker."""
     out = []
     for msg in messages:
         content = msg.get("content")
         if isinstance(content, list):
-            parts = []
-            for part in content:
-                if part.get("type") == "image_url":
-                    url = part.get("image_url", {}).get("url", "")
-                    parts.append({"type": "image_url", "image_url": {"url": url[:32] + "..."}})
-                else:
-                    parts.append(part)
-            msg = {**msg, "content": parts}
+            msg = {**msg, "content": [_strip_media(part) for part in content]}
         out.append(msg)
     return out
 

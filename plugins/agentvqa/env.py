@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from suite.records import Observation, StepResult, Task
 from suite_agentvqa.data import Question
-from suite_agentvqa.media import load_media
+from suite_agentvqa.media import load_media, native_video
 from suite_agentvqa.prompting import question_text
 
 
@@ -14,18 +14,25 @@ class QuestionEnv:
     The order asked at step i is `task.data["orders"][i]` (build_prompt and settle index it by step, so a reply
     that does not parse still uses up its order)."""
 
-    def __init__(self, task: Task, num_frames: int) -> None:
+    def __init__(self, task: Task, num_frames: int, video_mode: str = "frames") -> None:
         self.task = task
         self.question: Question = task.data["question"]
         self.num_frames = num_frames
+        self.video_mode = video_mode
         self.answered = 0
         self.observation = Observation()
 
     def reset(self) -> Observation:
-        """Load the media (PNG at native size; videos sampled to `num_frames`); the text is the question as filed."""
+        """Load the media (PNG at native size; videos sampled to `num_frames`, or in native mode the video file
+        itself, named in `data["video"]`); the text is the question as filed."""
+        video = native_video(self.question) if self.video_mode == "native" else None
         order = tuple(range(len(self.question.options)))
-        text = question_text(self.question, order, self.task.data["prompt"].get("prompt_dir"))
-        self.observation = Observation(text=text, images=load_media(self.question, self.num_frames))
+        text = question_text(self.question, order, self.task.data["prompt"].get("prompt_dir"), native=bool(video))
+        if video:
+            data = {"video": {"path": str(video[0]), "mime": video[1]}}
+            self.observation = Observation(text=text, data=data)
+        else:
+            self.observation = Observation(text=text, images=load_media(self.question, self.num_frames))
         return self.observation
 
     def step(self, letter: str) -> StepResult:

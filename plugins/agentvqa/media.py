@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import mimetypes
 from pathlib import Path
 
 from PIL import Image as PILImage
@@ -82,3 +83,12 @@ def load_media(question: Question, num_frames: int) -> list[Image]:
     else:
         frames, n = video_frames(question.media[0], num_frames)
     return [Image(png=png, label=f"Frame {i + 1} of {n}") for i, png in frames]
+
+
+def native_video(question: Question) -> tuple[Path, str] | None:
+    """The question's video file and its MIME type when it can be sent as a video (a `video/*` file such as mp4 or
+    webm); None for images, frame lists and animated images, which are always shown as frames."""
+    if question.media_kind != "video":
+        return None
+    mime = mimetypes.guess_type(question.media[0].name)[0]
+    return (question.media[0], mime) if mime and mime.startswith("video/") else None

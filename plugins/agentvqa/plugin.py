@@ -15,11 +15,14 @@ from suite_agentvqa.answers import parse_answer
 from suite_agentvqa.data import Question, is_data_dir, read_questions
 from suite_agentvqa.env import QuestionEnv
 from suite_agentvqa.options import option_orders
-from suite_agentvqa.prompting import SETTINGS, build_messages
+from suite_agentvqa.prompting import SETTINGS, VIDEO_PARTS, build_messages
 from suite_agentvqa.selection import filter_questions, sample_per_dataset
 from suite_agentvqa.tables import detail_tables
 
 BENCH = "agentvqa"
+#: `frames`: every video as `num_frames` evenly spaced frames; `native`: video files (mp4, webm, ...) sent whole,
+#: for models that accept video (the paper gave such models the video).
+VIDEO_MODES = ("frames", "native")
 PACK_DIR = Path(__file__).parent / "pack"
 OFFICIAL = ("the official AgentVQA data is NOT PUBLISHED yet, the paper announces a release without date or URL; "
             "convert a copy with `python -m suite_agentvqa.convert SRC --out DIR`")
@@ -75,21 +78,30 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
     if not questions:
         raise ConfigError(f"agentvqa: no question of {config.data_dir} is left after the dataset, domain and "
                           "category filters")
+    _check_choice(config, "video_mode", VIDEO_MODES)
+    _check_choice(config, "video_part", VIDEO_PARTS)
     settings = {key: config.get(key) for key in SETTINGS}
     return [_task(q, config, settings) for q in questions]
+
+
+def _check_choice(config: Any, key: str, allowed: tuple[str, ...]) -> None:
+    value = config.get(key)
+    if value is not None and value not in allowed:
+        raise ConfigError(f"agentvqa.{key} must be one of {', '.join(allowed)}, not {value!r}")
 
 
 @hookimpl
 def make_env(benchmark: str, task: Task, config: Any) -> QuestionEnv:
     """The question's episode (no simulator)."""
-    return QuestionEnv(task, int(config.get("num_frames") or 32))
+    return QuestionEnv(task, int(config.get("num_frames") or 32), str(config.get("video_mode") or "frames"))
 
 
 @hookimpl
 def build_prompt(benchmark: str, task: Task, observation: Observation, history: list[StepRecord]) -> list[dict]:
     """The media as data URLs, then the question with its options in the order asked at this step."""
     order = task.data["orders"][min(len(history), len(task.data["orders"]) - 1)]
-    return build_messages(task.data["question"], order, observation.images, task.data["prompt"])
+    return build_messages(task.data["question"], order, observation.images, task.data["prompt"],
+                          observation.data.get("video"))
 
 
 @hookimpl

@@ -14,7 +14,10 @@ from suite_agentvqa.options import Order
 
 PROMPT_DIR = Path(__file__).parent / "prompts"
 #: The config keys of the `agentvqa` section that shape the prompt.
-SETTINGS = ("prompt_dir", "media_labels", "image_detail")
+SETTINGS = ("prompt_dir", "media_labels", "image_detail", "video_part")
+#: How a native video is sent: litellm's `file` part (Gemini, Vertex) or a `video_url` part (vLLM and other
+#: OpenAI-compatible servers of video models).
+VIDEO_PARTS = ("file", "video_url")
 
 
 def load_template(name: str, prompt_dir: str | None = None) -> str:
@@ -40,16 +43,19 @@ def letters_phrase(n: int) -> str:
     return ", ".join(letters[:-1]) + f", or {letters[-1]}"
 
 
-def media_noun(question: Question) -> str:
-    """What the model is shown, in words: screenshot(s), image(s) or video frames."""
+def media_noun(question: Question, native: bool = False) -> str:
+    """What the model is shown, in words: screenshot(s), image(s), video frames, or the video itself."""
+    if native:
+        return "video"
     if question.media_kind != "images":
         return "video frames"
     noun = "screenshot" if question.domain == "web_agents" else "image"
     return noun if len(question.media) == 1 else noun + "s"
 
 
-def question_text(question: Question, order: Order, prompt_dir: str | None = None) -> str:
-    """The prompt text: goal and previous actions when the question has them, question, options, instruction."""
+def question_text(question: Question, order: Order, prompt_dir: str | None = None, native: bool = False) -> str:
+    """The prompt text: goal and previous actions when the question has them, question, options, instruction
+    (`native`: the video itself is shown, not frames)."""
     sections = []
     if question.goal:
         sections.append(_fill("goal", prompt_dir, goal=question.goal))
@@ -59,7 +65,7 @@ def question_text(question: Question, order: Order, prompt_dir: str | None = Non
     options = "\n".join(f"{LETTERS[j]}. {question.options[i]}" for j, i in enumerate(order))
     context = "".join(s + "\n\n" for s in sections)
     return _fill("question", prompt_dir, context=context, question=question.question, options=options,
-                 media=media_noun(question), letters=letters_phrase(len(order)))
+                 media=media_noun(question, native), letters=letters_phrase(len(order)))
 
 
 def image_part(image: Image, detail: str | None) -> dict[str, Any]:
@@ -71,14 +77,22 @@ def image_part(image: Image, detail: str | None) -> dict[str, Any]:
     return {"type": "image_url", "image_url": body}
 
 
+def video_part(video: Mapping[str, str], kind: str | None) -> dict[str, Any]:
+    """A whole video file as a base64 data URL, in the content part `kind` (`file` by default, or `video_url`)."""
+    url = f"data:{video['mime']};base64," + base64.b64encode(Path(video["path"]).read_bytes()).decode("ascii")
+    if kind == "video_url":
+        return {"type": "video_url", "video_url": {"url": url}}
+    return {"type": "file", "file": {"file_data": url, "format": video["mime"]}}
+
+
 def build_messages(question: Question, order: Order, images: Sequence[Image],
-                   settings: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One user message: the media first (labelled when there are several), then the question text."""
-    parts: list[dict[str, Any]] = []
+                   settings: Mapping[str, Any], video: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """One user message: the media first (labelled when there are several; or the native video), then the text."""
+    parts: list[dict[str, Any]] = [video_part(video, settings.get("video_part"))] if video else []
     label = settings.get("media_labels", True) and len(images) > 1
     for image in images:
         if label:
             parts.append({"type": "text", "text": f"{image.label}:"})
         parts.append(image_part(image, settings.get("image_detail")))
-    parts.append({"type": "text", "text": question_text(question, order, settings.get("prompt_dir"))})
+    parts.append({"type": "text", "text": question_text(question, order, settings.get("prompt_dir"), bool(video))})
     return [{"role": "user", "content": parts}]
