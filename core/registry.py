@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -11,6 +11,7 @@ from suite.errors import PluginError
 
 if TYPE_CHECKING:
     from suite.agents import Agent, AgentContext
+    from suite.records import Task
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,9 @@ class BenchmarkSpec:
     #: runs them on the event loop instead of handing each to a worker thread (a thread gives such code no
     #: parallelism under the GIL, and waking one costs more than the call)
     inline_env: bool = False
+    #: the stratum of a task: `--limit` then draws a stratified sample that keeps each stratum's share
+    #: (`suite.sampling.stratified_sample`) instead of a plain one
+    strata: Callable[[Task], Hashable] | None = None
 
 
 @dataclass

@@ -8,6 +8,7 @@ import random
 import subprocess
 import time
 from collections import Counter
+from collections.abc import Callable, Hashable
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cached_property
@@ -25,6 +26,7 @@ from suite.plugins import PluginHost
 from suite.progress import RunProgress
 from suite.records import EpisodeRecord, Observation, StepRecord, Task
 from suite.runinfo import RunInfo
+from suite.sampling import stratified_sample
 from suite.store import CONFIG_NAME, RunStore
 from suite.traces import TraceWriter
 
@@ -160,9 +162,11 @@ def _wanted(task: Task, wanted: set[str]) -> bool:
     return bool({task.id, task.key, base, f"{task.benchmark}/{base}"} & wanted)
 
 
-def select_tasks(tasks: list[Task], ids: str | None, limit: int | None, seed: int, repeats: int = 1) -> list[Task]:
+def select_tasks(tasks: list[Task], ids: str | None, limit: int | None, seed: int, repeats: int = 1,
+                 strata: Callable[[Task], Hashable] | None = None) -> list[Task]:
     """Filter by `--tasks` ids, take a seeded sample of at most `limit` tasks (order kept), then repeat each.
 
+    With `strata` (a benchmark's `BenchmarkSpec.strata`) the sample keeps each stratum's share of the tasks.
     Repeated episodes are `<id> #k` with `meta["repeat"] = k`; `--tasks` accepts either form.
     """
     wanted = _ids(ids)
@@ -170,7 +174,10 @@ def select_tasks(tasks: list[Task], ids: str | None, limit: int | None, seed: in
     if wanted:
         tasks = [t for t in tasks if _wanted(t, bases)]
     if limit is not None and len(tasks) > int(limit):
-        keep = set(random.Random(seed).sample(range(len(tasks)), int(limit)))
+        if strata is not None:
+            keep = set(stratified_sample([strata(t) for t in tasks], int(limit), seed))
+        else:
+            keep = set(random.Random(seed).sample(range(len(tasks)), int(limit)))
         tasks = [t for i, t in enumerate(tasks) if i in keep]
     out = [replace(t, id=t.id if repeats <= 1 else f"{t.id} #{k}", meta={**t.meta, "repeat": k, "base_id": t.id})
            for t in tasks for k in range(1, max(1, repeats) + 1)]
@@ -221,11 +228,14 @@ def plan_tasks(host: PluginHost, cfg: DictConfig,
         if twice:
             raise ConfigError(f"{bench}: task id(s) {', '.join(twice[:5])} appear more than once in its data; "
                               "every task needs its own id")
-        chosen = select_tasks(loaded, cfg.run.tasks, cfg.run.limit, int(cfg.run.seed), repeats)
+        strata = host.registry.benchmarks[bench].strata
+        chosen = select_tasks(loaded, cfg.run.tasks, cfg.run.limit, int(cfg.run.seed), repeats, strata)
         selection[bench] = {"available": len(loaded), "selected": len({t.meta.get("base_id", t.id) for t in chosen}),
                             "limit": cfg.run.limit, "tasks": ",".join(sorted(_ids(cfg.run.tasks))) or None,
                             "seed": int(cfg.run.seed),
                             "repeats": repeats}
+        if strata is not None and cfg.run.limit is not None:
+            selection[bench]["stratified"] = True
         tasks += chosen
     if not tasks:
         raise ConfigError("no tasks selected (check --tasks and --limit)")

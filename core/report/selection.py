@@ -29,7 +29,8 @@ def selection_note(bench: str, sel: dict[str, Any]) -> str:
     if sel.get("tasks"):
         how.append(f"--tasks {sel['tasks']}")
     if sel.get("limit") is not None:
-        how.append(f"a seeded random sample: --limit {sel['limit']}, seed {sel.get('seed')}")
+        kind = "stratified (the benchmark's strata keep their shares)" if sel.get("stratified") else "random"
+        how.append(f"a seeded {kind} sample: --limit {sel['limit']}, seed {sel.get('seed')}")
     picked = f"{count}of {total} tasks ({'; '.join(how)})" if how else f"all {count}tasks"
     repeats = int(sel.get("repeats") or 1)
     return f"{bench}: {picked}, {repeats} repeat{'s' if repeats != 1 else ''} each"

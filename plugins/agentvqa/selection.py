@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from suite.errors import ConfigError
+from suite.sampling import stratified_sample
 from suite_agentvqa.data import Question
 from suite_agentvqa.taxonomy import CATEGORIES, DATASETS, DOMAIN_BY_KEY
 
@@ -33,7 +33,8 @@ def filter_questions(questions: list[Question], datasets: Iterable[str] | None =
 
 
 def sample_per_dataset(questions: list[Question], limit: int, seed: int) -> list[Question]:
-    """At most `limit` questions of each dataset, drawn with a seed per dataset; file order is kept."""
+    """At most `limit` questions of each dataset, stratified by sub-task category as the paper subsampled its
+    sources (each category keeps its share of the dataset), with a seed per dataset; file order is kept."""
     if limit < 1:
         raise ConfigError(f"agentvqa.limit_per_dataset must be at least 1, not {limit}")
     by_dataset: dict[str, list[int]] = defaultdict(list)
@@ -41,6 +42,6 @@ def sample_per_dataset(questions: list[Question], limit: int, seed: int) -> list
         by_dataset[question.dataset].append(index)
     keep: set[int] = set()
     for dataset, indices in by_dataset.items():
-        picked = indices if len(indices) <= limit else random.Random(f"{seed}:{dataset}").sample(indices, limit)
-        keep.update(picked)
+        picked = stratified_sample([questions[i].category for i in indices], limit, f"{seed}:{dataset}")
+        keep.update(indices[p] for p in picked)
     return [q for i, q in enumerate(questions) if i in keep]

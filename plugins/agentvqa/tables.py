@@ -49,21 +49,33 @@ def _accuracy_table(groups: dict[Group, list[dict[str, Any]]], strict: bool, not
         evaluated = len(recs) if strict else sum(r["metrics"]["correct_evaluated"] is not None for r in recs)
         rows.append([model, agent, protocol, *cells, percent_text(overall(by_dataset)),
                      percent_text(mean_of_domains(by_dataset)), percent_text(micro_accuracy(recs, strict)), evaluated])
-    how = "unevaluated answers counted wrong" if strict else "unevaluated answers left out"
+    how = "unevaluated answers counted wrong" if strict else "unevaluated answers left out, the paper's headline"
     return DetailTable(
         f"Accuracy % per dataset and domain ({how}; domain = mean of its datasets, overall = mean of datasets){note}",
         ["model", "agent", "options", *(t for _, _, t in columns), "overall", "mean of domains", "micro", "n"], rows)
 
 
+def _category_columns(present: set[str]) -> list[tuple[str, str, str]]:
+    """(kind, key, title) per column: each domain's categories then the domain score, as in the paper's Table 4."""
+    columns = []
+    for domain in DOMAINS:
+        shown = [c for c in domain.categories if c in present]
+        if shown:
+            columns += [("category", c, CATEGORIES[c].abbr) for c in shown] + [("domain", domain.key, domain.title)]
+    return columns
+
+
 def _category_table(groups: dict[Group, list[dict[str, Any]]], note: str) -> DetailTable:
-    present = {r["metrics"]["category"] for recs in groups.values() for r in recs}
-    keys = [c for domain in DOMAINS for c in domain.categories if c in present]
+    columns = _category_columns({r["metrics"]["category"] for recs in groups.values() for r in recs})
     rows = []
     for (model, agent, protocol), recs in groups.items():
-        by_category = accuracy_by(recs, "category")
-        rows.append([model, agent, protocol, *(percent_text(by_category.get(k)) for k in keys)])
-    return DetailTable(f"Accuracy % per sub-task category (unevaluated counted wrong; the paper's Table 4){note}",
-                       ["model", "agent", "options", *(CATEGORIES[k].abbr for k in keys)], rows)
+        by_category = accuracy_by(recs, "category", strict=False)
+        by_domain = domain_scores(accuracy_by(recs, "dataset", strict=False))
+        rows.append([model, agent, protocol, *(percent_text((by_category if kind == "category" else by_domain)
+                                                            .get(key)) for kind, key, _ in columns)])
+    return DetailTable(f"Accuracy % per sub-task category, then each domain's score (mean of its datasets), "
+                       f"unevaluated answers left out: the paper's Table 4 layout{note}",
+                       ["model", "agent", "options", *(t for _, _, t in columns)], rows)
 
 
 def _unevaluated_table(groups: dict[Group, list[dict[str, Any]]], note: str) -> DetailTable:
@@ -79,11 +91,12 @@ def _unevaluated_table(groups: dict[Group, list[dict[str, Any]]], note: str) -> 
 
 
 def detail_tables(records: list[dict[str, Any]]) -> list[DetailTable]:
-    """The paper's Table 1 layout both ways, the category table and the unevaluated counts, per model and agent."""
+    """The paper's Table 1 layout both ways (its own variant, unevaluated left out, first), the Table 4 layout and
+    the unevaluated counts, per model, agent and option protocol."""
     groups = _groups(records)
     if not groups:
         return []
     generated = any(r["metrics"].get("generated") for recs in groups.values() for r in recs)
     note = " - GENERATED PACK, not the official AgentVQA data" if generated else ""
-    return [_accuracy_table(groups, True, note), _accuracy_table(groups, False, note),
+    return [_accuracy_table(groups, False, note), _accuracy_table(groups, True, note),
             _category_table(groups, note), _unevaluated_table(groups, note)]

@@ -54,7 +54,7 @@ def test_detail_tables_count_unevaluated_both_ways() -> None:
     records = ([_record("aitw", "web_agents", True)] * 3 + [_record("aitw", "web_agents", None)]
                + [_record("erqa", "robotics", True), _record("erqa", "robotics", False)]
                + [_record("erqa", "robotics", False, outcome="model_error")])
-    strict, excluded, categories, unevaluated = detail_tables(records)
+    excluded, strict, categories, unevaluated = detail_tables(records)
     row = dict(zip(strict.columns, strict.rows[0], strict=True))
     assert (row["AitW"], row["Web"], row["ERQA"], row["Robotics"], row["overall"], row["n"]) == (
         "75.0", "75.0", "50.0", "50.0", "62.5", 6)
@@ -63,8 +63,24 @@ def test_detail_tables_count_unevaluated_both_ways() -> None:
     assert (row["AitW"], row["overall"], row["n"]) == ("100.0", "75.0", 5)
     row = dict(zip(unevaluated.columns, unevaluated.rows[0], strict=True))
     assert (row["questions"], row["unevaluated"], row["Web"], row["Robotics"]) == (6, 1, 1, 0)
-    assert categories.columns[3:] == ["Tap", "TE"]
+    assert categories.columns[3:] == ["Tap", "Web", "TE", "Robotics"]
     assert "GENERATED" not in strict.title
+
+
+def test_category_table_closes_each_domain_with_its_table_1_score() -> None:
+    """Table 4: the categories' own accuracies, then the domain as the mean of its datasets (not of categories)."""
+    def rec(dataset: str, category: str, correct: bool) -> dict[str, Any]:
+        record = _record(dataset, "web_agents", correct)
+        record["metrics"]["category"] = category
+        return record
+
+    records = ([rec("aitw", "tap", True)] * 3 + [rec("aitw", "tap", False), rec("aitw", "scroll", True),
+                                                  rec("monday", "tap", False)])
+    table = detail_tables(records)[2]
+    row = dict(zip(table.columns, table.rows[0], strict=True))
+    assert table.columns[3:] == ["Tap", "Scroll", "Web"]
+    assert (row["Tap"], row["Scroll"], row["Web"]) == ("60.0", "100.0", "40.0")  # Web = mean(AitW 80, MONDAY 0)
+    assert "Table 4" in table.title
 
 
 def test_macro_bootstrap_weighs_groups_equally() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +98,8 @@ def test_unevaluated_replies_are_reported_both_ways(tmp_path: Path, capsys: pyte
     assert headline["correct"]["mean"] == pytest.approx(13 / 14, abs=1e-6)
     assert headline["correct_evaluated"]["mean"] == 1.0
     assert headline["unevaluated"]["mean"] == pytest.approx(1 / 14, abs=1e-6)
-    strict, excluded, _, unevaluated = report["details"]["agentvqa"]
+    excluded, strict, _, unevaluated = report["details"]["agentvqa"]
+    assert "the paper's headline" in excluded["title"]
     assert dict(zip(strict["columns"], strict["rows"][0], strict=True))["AitW"] == "0.0"
     assert dict(zip(excluded["columns"], excluded["rows"][0], strict=True))["AitW"] == "-"
     assert dict(zip(unevaluated["columns"], unevaluated["rows"][0], strict=True))["Web"] == 10
@@ -157,3 +159,24 @@ def test_bad_options_and_data_commands(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["data", "pull", "agentvqa"]) == 2
     err = capsys.readouterr().err
     assert "NOT PUBLISHED" in err and "--data-dir" in err
+
+
+def test_limit_is_stratified_by_dataset_and_category(tmp_path: Path) -> None:
+    """`--limit 28` of the 140 questions: two per dataset, each category near its share (the paper's sampling)."""
+    records = _run(tmp_path / "run", "--agent", "oracle", "--limit", "28")
+    per_dataset = Counter(r["metrics"]["dataset"] for r in records)
+    assert len(records) == 28 and set(per_dataset.values()) == {2} and len(per_dataset) == 14
+    share = Counter(q.category for q in QUESTIONS)
+    taken = Counter(r["metrics"]["category"] for r in records)
+    assert all(abs(taken[c] - 28 * n / len(QUESTIONS)) < 2 for c, n in share.items())
+
+
+def test_the_headline_leaves_unevaluated_questions_out_as_the_paper() -> None:
+    """The paper skips a question whose answer cannot be read: its variant is the first headline metric."""
+    from suite.registry import Registry
+    from suite_agentvqa.plugin import register
+
+    registry = Registry()
+    register(registry)
+    metrics = [(m.name, m.label) for m in registry.benchmarks["agentvqa"].headline]
+    assert metrics[:2] == [("correct_evaluated", "overall acc"), ("correct", "acc, unevaluated wrong")]
