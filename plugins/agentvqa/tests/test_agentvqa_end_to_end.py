@@ -161,9 +161,12 @@ def test_bad_options_and_data_commands(tmp_path: Path, capsys: pytest.CaptureFix
     assert "NOT PUBLISHED" in err and "--data-dir" in err
 
 
-def test_limit_is_stratified_by_dataset_and_category(tmp_path: Path) -> None:
+def test_limit_is_stratified_by_dataset_and_category(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`--limit 28` of the 140 questions: two per dataset, each category near its share (the paper's sampling)."""
     records = _run(tmp_path / "run", "--agent", "oracle", "--limit", "28")
+    capsys.readouterr()
+    assert main(["report", str(tmp_path / "run")]) == 0
+    assert " ".join(capsys.readouterr().out.split()).count("a seeded stratified") == 1
     per_dataset = Counter(r["metrics"]["dataset"] for r in records)
     assert len(records) == 28 and set(per_dataset.values()) == {2} and len(per_dataset) == 14
     share = Counter(q.category for q in QUESTIONS)
