@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -205,14 +206,20 @@ def _png(array: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
+@cache
+def _pixel_index(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column of every pixel of an h x w frame, flattened."""
+    return np.repeat(np.arange(h, dtype=float), w), np.tile(np.arange(w, dtype=float), h)
+
+
 def visible_instances(world: World, frame: Frame, reach: float) -> list[dict[str, Any]]:
     """The instances of the segmentation frame: id, type, room, receptacle, distance, in reach, state, and the
     pixel (u, v) of the mask nearest its centroid with the depth there (what a perception module would read)."""
     owner = frame.owner.ravel()
     counts = np.bincount(owner, minlength=len(frame.ids))
-    h, w = frame.owner.shape
-    rows = np.bincount(owner, weights=np.repeat(np.arange(h), w), minlength=len(frame.ids))
-    cols = np.bincount(owner, weights=np.tile(np.arange(w), h), minlength=len(frame.ids))
+    row_index, col_index = _pixel_index(*frame.owner.shape)
+    rows = np.bincount(owner, weights=row_index, minlength=len(frame.ids))
+    cols = np.bincount(owner, weights=col_index, minlength=len(frame.ids))
     rooms = {r.id: r.type for r in world.scene.rooms}
     out = []
     ax, az = world.agent.x, world.agent.z
