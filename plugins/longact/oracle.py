@@ -22,6 +22,7 @@ from suite_household.visibility import horizontal_distance, visible_objects
 from suite_household.world import STANDING_CAMERA_Y, Agent, World
 from suite_longact.checklist import Item, holds
 from suite_longact.env import LongActEnv
+from suite_longact.lattice import heading, path_to
 from suite_longact.vocabulary import MOVES, STOP
 
 LATTICE = 0.25
@@ -109,7 +110,7 @@ class Oracle:
                 continue
             d = math.hypot(max(x0 - x, 0, x - x1), max(z0 - z, 0, z - z1))
             if 0.15 <= d <= self.reach:
-                cands.append((self._depth(parent, cell), d, cell))
+                cands.append((len(path_to(parent, cell)), d, cell))
         cands.sort()
         snap = self.world.snapshot()
         tried = 0
@@ -131,22 +132,9 @@ class Oracle:
                                        self.settings["field_of_view"], self.settings["visibility_distance"],
                                        only={oid})
                 if seen.get(oid):
-                    yield self._path(parent, cell), float(yaw), float(horizon)
+                    yield path_to(parent, cell), float(yaw), float(horizon)
                     break
 
-    @staticmethod
-    def _depth(parent: dict, cell: tuple[int, int]) -> int:
-        n = 0
-        while parent[cell] is not None:
-            cell, n = parent[cell], n + 1
-        return n
-
-    @staticmethod
-    def _path(parent: dict, cell: tuple[int, int]) -> list[tuple[int, int]]:
-        out = [cell]
-        while parent[out[-1]] is not None:
-            out.append(parent[out[-1]])
-        return out[::-1]
 
     # -- raw actions --------------------------------------------------------------------------------------------
     def _turn_to(self, yaw: float) -> Iterator[Step]:
@@ -164,14 +152,14 @@ class Oracle:
         moves = {v: k for k, v in MOVES.items()}
         n = round(LATTICE / self.settings["move_m"])
         for a, b in zip(path, path[1:], strict=False):
-            heading = {(1, 0): 90, (-1, 0): 270, (0, 1): 0, (0, -1): 180}[(b[0] - a[0], b[1] - a[1])]
+            yaw = heading(a, b)
             if self.world.agent.yaw % 90:
                 yield from self._turn_to(round(self.world.agent.yaw / 90) * 90 % 360)
             p, q = self._pos(a), self._pos(b)
             door = self.nav.path_blocker(p[0], p[1], q[0], q[1])
             if door in self._doors:
-                yield from self._open_door(door, heading)
-            rel = (heading - self.world.agent.yaw) % 360
+                yield from self._open_door(door, yaw)
+            rel = (yaw - self.world.agent.yaw) % 360
             for _ in range(n):
                 yield {"action": moves[round(rel) % 360]}
                 self._check()

@@ -109,14 +109,6 @@ class FreeSpaceMap:
                     queue.append(nxt)
         return parent
 
-    @staticmethod
-    def path_to(parent: dict, cell: tuple[int, int]) -> list[tuple[int, int]]:
-        """The lattice path from the search's start to `cell`."""
-        out = [cell]
-        while parent[out[-1]] is not None:
-            out.append(parent[out[-1]])
-        return out[::-1]
-
     def frontier(self, parent: dict) -> list[tuple[int, int]]:
         """Reachable lattice points next to never-seen floor, not yet visited, nearest first."""
         out = []

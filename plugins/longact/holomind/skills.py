@@ -11,6 +11,7 @@ from typing import Any
 
 from suite_longact.holomind.mapping import FreeSpaceMap
 from suite_longact.holomind.memory import SpatialMemory
+from suite_longact.lattice import heading, path_to
 from suite_longact.vocabulary import MOVES
 
 Actions = Generator[dict[str, Any], None, "SkillResult"]
@@ -81,10 +82,9 @@ def _walk(body: Body, path: list[tuple[int, int]]) -> Generator[dict[str, Any], 
     moves = {v: k for k, v in MOVES.items()}
     n = 0
     for a, b in zip(path, path[1:], strict=False):
-        heading = {(1, 0): 90, (-1, 0): 270, (0, 1): 0, (0, -1): 180}[(b[0] - a[0], b[1] - a[1])]
         if body.pose["yaw"] % 90:
             n += yield from _turn_to(body, round(body.pose["yaw"] / 90) * 90 % 360)
-        rel = round((heading - body.pose["yaw"]) % 360) % 360
+        rel = round((heading(a, b) - body.pose["yaw"]) % 360) % 360
         for _ in range(5):
             yield {"action": moves[rel]}
             n += 1
@@ -101,11 +101,11 @@ def go_to_point(body: Body, x: float, z: float, near: float) -> Actions:
     for _ in range(12):
         start = body.map.cell(body.pose["x"], body.pose["z"])
         parent = body.map.paths(start)
-        goals = sorted((len(FreeSpaceMap.path_to(parent, c)), c) for c in parent
+        goals = sorted((len(path_to(parent, c)), c) for c in parent
                        if 0.3 <= math.dist(body.map.pos(c), (x, z)) <= near)
         if not goals:
             return SkillResult(False, f"no known free way to ({x:.2f}, {z:.2f})", total)
-        path = FreeSpaceMap.path_to(parent, goals[0][1])
+        path = path_to(parent, goals[0][1])
         ok, n = yield from _walk(body, path)
         total += n
         if ok:
@@ -183,7 +183,7 @@ def explore(body: Body, rounds: int = 3) -> Actions:
         frontier = body.map.frontier(parent)
         if not frontier:
             return SkillResult(True, "nothing left to explore", n)
-        target = min(frontier, key=lambda c: len(FreeSpaceMap.path_to(parent, c)))
+        target = min(frontier, key=lambda c: len(path_to(parent, c)))
         x, z = body.map.pos(target)
         res = yield from go_to_point(body, x, z, 0.3 + 1e-6)
         body.map.visited.add(target)
