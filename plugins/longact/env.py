@@ -96,9 +96,8 @@ class LongActEnv:
             self.stopped = True
             self.last = {"action": STOP, "success": True, "error": ""}
             return self._result("Stop: episode ended by the agent.", done=True, changed=False)
-        version = self.world.version
         success, error = self._do(name, value.get("object"))
-        changed = success and name in MANIPULATION and self.world.version != version
+        changed = success and name in MANIPULATION  # only a successful interaction changes objects
         self.last = {"action": _text(value), "success": success, "error": error}
         if not success:
             c.failed[name or "?"] = c.failed.get(name or "?", 0) + 1

@@ -89,10 +89,14 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
 
 @hookimpl
 def make_env(benchmark: str, task: Task, config: Any) -> LongActEnv:
-    """The episode's house on the embedded household simulator."""
+    """The episode's house on the configured backend (household, or AI2-THOR through the shared adapter)."""
     backend = str((config.get("env") or {}).get("backend") or "household")
+    if backend == "ai2thor":
+        from suite_longact.thor import thor_env
+
+        return thor_env(task, config)
     if backend != "household":
-        raise ConfigError(f"longact.env.backend: {backend!r} is not available; only household is (ai2thor: not yet)")
+        raise ConfigError(f"longact.env.backend: {backend!r} is unknown; choose household or ai2thor")
     return make_env_from_data(task, config)
 
 
