@@ -8,8 +8,9 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
+import suite
 from rich.console import Console
 from suite.errors import SuiteError
 
@@ -25,9 +26,19 @@ RUN_FLAGS = {
 }
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (and exit 2), like every other error of the suite."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print `<prog>: error: <message> (see <prog> --help)` and exit 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="suite", description="Run embodied-agent benchmarks against any model.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = OneLineParser(prog="suite", description="Run embodied-agent benchmarks against any model.")
+    parser.add_argument("--version", action="version", version=f"embodied-suite {suite.__version__}",
+                        help="print the version of embodied-suite and exit")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="one of the commands below")
 
     run = sub.add_parser("run", help="run benchmarks and print the cross-benchmark table")
     run.add_argument("--plugins", help="comma-separated plugins or benchmarks, e.g. omniear")
@@ -102,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return int(getattr(commands, f"cmd_{args.command}")(args) or 0)
     except SuiteError as exc:
-        err_console.print(f"error: {exc}", highlight=False, markup=False)
+        err_console.print(f"error: {exc}", highlight=False, markup=False, soft_wrap=True)
         return exc.exit_code
     except KeyboardInterrupt:
         err_console.print("interrupted", highlight=False)

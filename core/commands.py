@@ -10,7 +10,7 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 from suite import config as configmod
-from suite import datadirs, runner
+from suite import datadirs, runner, settings
 from suite.cli import RUN_FLAGS, console, err_console, existing_dir, print_json, print_table, run_async
 from suite.errors import ConfigError, PluginError, SuiteError
 from suite.plugins import PluginHost, build_host
@@ -71,14 +71,23 @@ def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> A
     return clients
 
 
+def check_run_settings(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> None:
+    """Check the core's settings and each benchmark's section against their schemas (one line on the first error)."""
+    flags = {key: "--" + attr.replace("_", "-") for attr, key in RUN_FLAGS.items()}
+    settings.check_settings(cfg, {b: host.benchmark(b).config_schema for b in benchmarks}, flags)
+
+
 def start_session(
     host: PluginHost, cfg: DictConfig, out: str | None, model: Any = None
 ) -> tuple[runner.RunSession, list]:
-    """Create a new run folder and plan its episodes (`model` replaces the configured client, for replay)."""
+    """Create a new run folder and plan its episodes (`model` replaces the configured client, for replay).
+
+    Every setting, the model and the data are checked before the folder is made."""
     benchmarks = runner.resolve_benchmarks(host, _split(cfg.run.plugins))
+    check_run_settings(host, cfg, benchmarks)
+    model = model or _model_client(cfg, host, benchmarks)
     choices = runner.resolve_data(host, cfg, benchmarks)
     tasks, selection = runner.plan_tasks(host, cfg, benchmarks)
-    model = model or _model_client(cfg, host, benchmarks)
     root = runner.new_run_dir(out)
     store = RunStore(root, create=True)
     store.lock()
@@ -105,6 +114,7 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
     _check_resume_changes(saved, cfg)
     meta = store.meta()
     benchmarks = list(meta["benchmarks"])
+    check_run_settings(host, cfg, benchmarks)
     _check_data_unchanged(meta)
     if args.retry_infra:
         reopened = store.reopen(INFRA_OUTCOMES)
@@ -217,6 +227,7 @@ def _planning_config(host: PluginHost, args: argparse.Namespace, plugins: list[s
     configmod.apply_overrides(cfg, list(args.overrides or []))
     benchmarks = runner.resolve_benchmarks(host, plugins)
     _apply_data_dir(cfg, benchmarks, args.data_dir)
+    check_run_settings(host, cfg, benchmarks)
     return cfg, benchmarks
 
 

@@ -9,6 +9,9 @@ from pathlib import Path
 
 from suite.errors import DataError
 from suite.registry import DataSource
+from suite.schemas import read_json, validate
+
+PACK_MANIFEST_SCHEMA = Path(__file__).parent / "jsonschemas" / "pack_manifest.schema.json"
 
 DATA_ENV = "SUITE_DATA_DIR"
 CACHE_ENV = "SUITE_CACHE_DIR"
@@ -56,11 +59,17 @@ def choose(source: DataSource, configured: str | None) -> DataChoice:
     if source.pack_dir is None:
         raise DataError(cached, "/", f"data for {source.benchmark}: run `suite data pull {source.benchmark}` "
                         "or pass --data-dir")
+    _kind(source, source.pack_dir)
     return DataChoice(source.pack_dir, "generated", "pack")
 
 
 def _kind(source: DataSource, path: Path) -> str:
-    return "generated" if (path / source.pack_manifest).is_file() else "official"
+    """`generated` for a folder holding a valid pack manifest, `official` for one with none; a broken one fails."""
+    manifest = path / source.pack_manifest
+    if not manifest.is_file():
+        return "official"
+    validate(read_json(manifest), PACK_MANIFEST_SCHEMA, manifest)
+    return "generated"
 
 
 def tree_hash(root: Path) -> str:

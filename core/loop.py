@@ -227,7 +227,7 @@ def settlement_problem(settlement: Any) -> str | None:
     if not isinstance(settlement.metrics, dict) or not all(isinstance(k, str) for k in settlement.metrics):
         return "metrics is not a dict with text keys"
     try:
-        json.dumps(settlement.metrics)
+        json.dumps(settlement.metrics, allow_nan=False)
     except (TypeError, ValueError) as exc:
         return f"metrics are not JSON: {exc}"
     return None

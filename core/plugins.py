@@ -14,6 +14,7 @@ import pluggy
 from suite import builtin, hookspecs
 from suite.errors import PluginError
 from suite.registry import BenchmarkSpec, Registry
+from suite.settings import check_schema
 
 ENTRY_POINT_GROUP = "suite.plugins"
 DISABLE_ENV = "SUITE_DISABLED_PLUGINS"
@@ -57,6 +58,8 @@ class PluginHost:
             raise PluginError(
                 f"plugin {spec.plugin!r} declares benchmark {spec.name!r} but does not implement {', '.join(missing)}"
             )
+        if spec.config_schema is not None:
+            check_schema(spec.name, spec.config_schema)
 
     def benchmark(self, name: str) -> BenchmarkSpec:
         """The declared benchmark `name`, or a PluginError listing the installed ones."""

@@ -68,6 +68,9 @@ class BenchmarkSpec:
     #: the stratum of a task: `--limit` then draws a stratified sample that keeps each stratum's share
     #: (`suite.sampling.stratified_sample`) instead of a plain one
     strata: Callable[[Task], Hashable] | None = None
+    #: a JSON Schema (a dict, or the Path of a .json file) of the benchmark's config section: every run checks the
+    #: section against it before its first episode, so a bad setting fails in one line instead of in every episode
+    config_schema: dict[str, Any] | Path | None = None
 
 
 @dataclass

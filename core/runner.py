@@ -153,8 +153,12 @@ class RunSession:
         return self.complete(task, result)
 
 
-def _ids(ids: str | None) -> set[str]:
-    return {i.strip() for i in str(ids).split(",") if i.strip()} if ids else set()
+def _ids(ids: Any) -> set[str]:
+    """`--tasks a,b` (or `run.tasks=[a,b]`) as a set of ids."""
+    if not ids:
+        return set()
+    items = str(ids).split(",") if isinstance(ids, str | int) else [str(i) for i in ids]
+    return {i.strip() for i in items if i.strip()}
 
 
 def _wanted(task: Task, wanted: set[str]) -> bool:

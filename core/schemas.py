@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,9 +20,27 @@ def load_schema(path: str | Path) -> dict[str, Any]:
     return schema
 
 
+def _finite_number(checker: Any, instance: Any) -> bool:
+    """JSON has no NaN or infinity: a number field holding one fails its schema."""
+    return jsonschema.Draft202012Validator.TYPE_CHECKER.is_type(instance, "number") and math.isfinite(instance)
+
+
+#: Draft 2020-12 whose `number` (and so `integer`) type excludes NaN and infinities.
+FiniteValidator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("number", _finite_number),
+)
+
+
+def validator_for(schema: dict[str, Any]) -> Any:
+    """A validator of `schema` (checked first) whose numbers must be finite."""
+    FiniteValidator.check_schema(schema)
+    return FiniteValidator(schema)
+
+
 @cache
-def _validator(path: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(load_schema(path))
+def _validator(path: str) -> Any:
+    return FiniteValidator(load_schema(path))
 
 
 def json_pointer(parts: Any) -> str:
@@ -39,10 +58,38 @@ def validate(instance: Any, schema_path: str | Path, source: str | Path) -> None
 
 
 def read_json(path: str | Path) -> Any:
-    """Read a JSON file; a syntax error becomes a DataError with the line and column."""
+    """Read a UTF-8 JSON file; anything else (bad bytes, a syntax error, NaN, absurd nesting) is a DataError."""
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise DataError(path, "/", f"valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
+        data = Path(path).read_bytes()
     except OSError as exc:
         raise DataError(path, "/", f"a readable file ({exc.strerror})") from exc
+    return parse_json(decode_utf8(data, path), path)
+
+
+def decode_utf8(data: bytes, source: str | Path) -> str:
+    """Bytes as UTF-8 text (a BOM is allowed); a DataError naming the first bad byte otherwise."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise DataError(source, "/", "UTF-8 text (this file is UTF-16: convert it to UTF-8)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(source, "/", f"UTF-8 text (byte {exc.start} is not valid UTF-8)") from None
+    if "\x00" in text:
+        raise DataError(source, "/", f"UTF-8 text (byte {data.index(0)} is a NUL: UTF-16 or binary?)")
+    return text
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse_json(text: str, source: str | Path) -> Any:
+    """JSON text to data; a syntax error (line, column), NaN or Infinity, or nesting too deep is a DataError."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise DataError(source, "/", f"valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except ValueError as exc:
+        raise DataError(source, "/", f"valid JSON ({exc})") from None
+    except RecursionError:
+        raise DataError(source, "/", "valid JSON nested to a sane depth (it is nested too deeply to read)") from None

@@ -16,6 +16,7 @@ from suite.loop import EpisodeResult, TraceSink, run_episode
 from suite.plugins import PluginHost, build_host
 from suite.records import OUTCOMES, Action, Task
 from suite.schemas import validate
+from suite.settings import check_settings, undeclared_keys
 from suite.traces import TRACE_SCHEMA, TraceWriter, read_lines
 
 
@@ -60,6 +61,17 @@ class PluginConformance:
         assert host.benchmarks_of(self.plugin), f"{self.plugin} declares no benchmark"
         info = next(i for i in host.plugin_info() if i.name == self.plugin)
         assert set(BENCHMARK_HOOKS) <= set(info.hooks)
+
+    def test_config_schema_describes_the_defaults(self) -> None:
+        """Each benchmark declares a JSON Schema of its config section that its defaults meet, key by key."""
+        host = self._host()
+        cfg = configmod.defaults(sorted(host.registry.benchmarks))
+        for bench in host.benchmarks_of(self.plugin):
+            schema = host.benchmark(bench).config_schema
+            assert schema is not None, f"{bench}: declare BenchmarkSpec.config_schema (see docs/plugins.md)"
+            check_settings(cfg, {bench: schema})
+            section = configmod.OmegaConf.to_container(cfg.get(bench) or configmod.OmegaConf.create({}))
+            assert not undeclared_keys(schema, section), f"{bench}: keys its config schema does not describe"
 
     def test_task_files_load_and_validate(self) -> None:
         """load_tasks returns Task records with unique ids for every benchmark."""

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from suite.errors import DataError
-from suite.schemas import validate
+from suite.schemas import decode_utf8, parse_json, validate
 from suite_agentvqa.taxonomy import DOMAIN_OF_CATEGORY, DOMAIN_OF_DATASET
 
 SCHEMA = Path(__file__).parent / "schemas" / "record.schema.json"
@@ -94,20 +93,15 @@ def read_questions(data_dir: str | Path) -> list[Question]:
         raise DataError(path, "/", "an AgentVQA records file (records.jsonl; see plugins/agentvqa/README.md)")
     questions: list[Question] = []
     seen: set[str] = set()
-    with path.open(encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            source = f"{path}:{number}"
-            try:
-                raw = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataError(source, "/", f"one JSON object per line ({exc.msg}, column {exc.colno})") from exc
-            question = question_from_record(raw, root, source)
-            if question.id in seen:
-                raise DataError(source, "/id", f"a unique id ({question.id!r} appears twice)")
-            seen.add(question.id)
-            questions.append(question)
+    for number, line in enumerate(decode_utf8(path.read_bytes(), path).splitlines(), 1):
+        if not line.strip():
+            continue
+        source = f"{path}:{number}"
+        question = question_from_record(parse_json(line, source), root, source)
+        if question.id in seen:
+            raise DataError(source, "/id", f"a unique id ({question.id!r} appears twice)")
+        seen.add(question.id)
+        questions.append(question)
     if not questions:
         raise DataError(path, "/", "at least one question")
     return questions

@@ -17,12 +17,10 @@ from suite_agentvqa.env import QuestionEnv
 from suite_agentvqa.options import option_orders
 from suite_agentvqa.prompting import SETTINGS, VIDEO_PARTS, build_messages
 from suite_agentvqa.selection import filter_questions, sample_per_dataset
+from suite_agentvqa.settings import CONFIG_SCHEMA, VIDEO_MODES
 from suite_agentvqa.tables import detail_tables
 
 BENCH = "agentvqa"
-#: `frames`: every video as `num_frames` evenly spaced frames; `native`: video files (mp4, webm, ...) sent whole,
-#: for models that accept video (the paper gave such models the video).
-VIDEO_MODES = ("frames", "native")
 PACK_DIR = Path(__file__).parent / "pack"
 OFFICIAL = ("the official AgentVQA data is NOT PUBLISHED yet, the paper announces a release without date or URL; "
             "convert a copy with `python -m suite_agentvqa.convert SRC --out DIR`")
@@ -42,6 +40,7 @@ def register(registry: Registry) -> None:
         detail_tables=detail_tables,
         resources={"num_cpus": 0.25},
         strata=stratum,
+        config_schema=CONFIG_SCHEMA,
     ))
     registry.add_data_source(DataSource(
         BENCH, official=OFFICIAL, pack_dir=PACK_DIR,

@@ -6,7 +6,6 @@ The episode succeeds when the agent says DONE on the target.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -16,11 +15,14 @@ from suite.agents import PolicyAgent
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepResult, Task
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric
-from suite.schemas import validate
+from suite.schemas import decode_utf8, parse_json, validate
+from suite.settings import OPTIONAL_PATH
 
 HERE = Path(__file__).parent
 SCHEMA = HERE / "task.schema.json"
 BENCH = "counter"
+#: What the `counter` config section accepts; the core checks it before a run's first episode.
+CONFIG_SCHEMA = {"type": "object", "properties": {"data_dir": OPTIONAL_PATH}}
 ACTION = re.compile(r"ACTION:\s*(\+1|-1|DONE)", re.IGNORECASE)
 
 
@@ -78,6 +80,7 @@ def register(registry: Any) -> None:
     registry.add_benchmark(BenchmarkSpec(
         name=BENCH, description="reach a target number with +1/-1 steps",
         headline=[Metric("success", "SR"), Metric("steps", "steps", percent=False, higher_is_better=False)],
+        config_schema=CONFIG_SCHEMA,
     ))
     registry.add_agent(AgentSpec("oracle", lambda ctx: PolicyAgent(oracle), "steps straight to the target",
                                  benchmarks=(BENCH,)))
@@ -90,8 +93,8 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
     """Read tasks.jsonl from the data directory, validating each line."""
     path = Path(config.data_dir) / "tasks.jsonl"
     tasks = []
-    for n, line in enumerate(path.read_text().splitlines(), 1):
-        data = json.loads(line)
+    for n, line in enumerate(decode_utf8(path.read_bytes(), path).splitlines(), 1):
+        data = parse_json(line, f"{path}:{n}")
         validate(data, SCHEMA, f"{path}:{n}")
         tasks.append(Task(BENCH, data["id"], data, max_steps=data["max_steps"]))
     return tasks

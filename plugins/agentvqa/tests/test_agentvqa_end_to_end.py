@@ -155,7 +155,7 @@ def test_limit_per_dataset_and_filters(tmp_path: Path) -> None:
 def test_bad_options_and_data_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--plugins", "agentvqa", "--agent", "oracle", "--out", str(tmp_path / "r"),
                  "agentvqa.datasets=[imagenet]"]) == 2
-    assert "agentvqa.datasets: unknown ['imagenet']" in capsys.readouterr().err
+    assert "agentvqa.datasets[0]: 'imagenet' is not one of aitw," in capsys.readouterr().err
     assert main(["data", "pull", "agentvqa"]) == 2
     err = capsys.readouterr().err
     assert "NOT PUBLISHED" in err and "--data-dir" in err

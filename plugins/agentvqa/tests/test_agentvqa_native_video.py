@@ -66,4 +66,4 @@ def test_frames_mode_is_the_default_and_needs_a_decoder_for_mp4(tmp_path: Path, 
 def test_a_bad_video_mode_is_one_line(tmp_path: Path, movie_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["run", "--plugins", "agentvqa", "--data-dir", str(movie_dir), "--out", str(tmp_path / "r"),
                  "--agent", "oracle", "agentvqa.video_mode=movie"])
-    assert code == 2 and "agentvqa.video_mode must be one of frames, native" in capsys.readouterr().err
+    assert code == 2 and "agentvqa.video_mode: 'movie' is not one of frames, native" in capsys.readouterr().err
