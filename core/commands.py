@@ -61,6 +61,9 @@ def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> A
     if not cfg.run.model:
         raise ConfigError(f"agent {cfg.run.agent!r} needs a model: pass --model (a litellm model string)")
     from suite.models import client_from_config, shared_parts
+    from suite.models.preflight import check_model
+
+    check_model(str(cfg.run.model), OmegaConf.to_container(cfg.model.params))
 
     parts = shared_parts(cfg)
     clients = {}

@@ -54,6 +54,11 @@ def get_script(name: str) -> Script:
         raise LookupError(f"no script registered as 'scripted/{name}' (registered: {known})") from None
 
 
+def registered_scripts() -> list[str]:
+    """The names of every registered script (`scripted/<name>`), sorted."""
+    return sorted(_SCRIPTS)
+
+
 def _takes_metadata(fn: ScriptFn) -> bool:
     try:
         params = list(inspect.signature(fn).parameters.values())

@@ -1,0 +1,90 @@
+"""The model string checked before a run: litellm must place its provider, a scripted model must be registered.
+
+A name litellm cannot place gets the exact string to use instead, found in litellm's own model list: the
+providers that serve models of the same family (`gemini-...`), the one named like the family first.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from suite.errors import ConfigError
+from suite.models.litellm_setup import load_litellm
+from suite.models.scripted import get_script, registered_scripts
+
+PROVIDERS_PAGE = "https://docs.litellm.ai/docs/providers"
+#: The keyword arguments of litellm's `get_llm_provider` that a run may set under `model.params`.
+PROVIDER_PARAMS = ("custom_llm_provider", "api_base")
+
+
+def check_model(model: str, params: Mapping[str, Any] | None = None) -> str:
+    """The provider litellm will call for `model`; a one-line ConfigError naming what to pass otherwise."""
+    litellm = load_litellm()
+    kwargs = {k: v for k, v in (params or {}).items() if k in PROVIDER_PARAMS and v}
+    try:
+        name, provider = litellm.get_llm_provider(model, **kwargs)[:2]
+    except Exception:  # litellm raises a BadRequestError for a model string it cannot place
+        raise ConfigError(_unplaced(litellm, model)) from None
+    if provider == "scripted":
+        try:
+            get_script(name)
+        except LookupError as exc:
+            raise ConfigError(f"--model {model}: {exc}{_did_you_mean(name, registered_scripts())}") from None
+    return str(provider)
+
+
+def providers(litellm: Any) -> list[str]:
+    """Every provider prefix litellm accepts, custom ones (`scripted`) included."""
+    names = {getattr(p, "value", str(p)) for p in litellm.provider_list}
+    names |= {entry["provider"] for entry in litellm.custom_provider_map}
+    return sorted(names)
+
+
+def _unplaced(litellm: Any, model: str) -> str:
+    known = providers(litellm)
+    prefix, _, rest = model.partition("/")
+    if rest and prefix not in known:
+        close = difflib.get_close_matches(prefix, known, n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]}/{rest}? " if close else ""
+        return (f"--model {model}: litellm has no provider {prefix!r}; {hint}name it as <provider>/<model> "
+                f"(e.g. openai/, anthropic/, gemini/, vertex_ai/, ollama/, hosted_vllm/; all: {PROVIDERS_PAGE})")
+    candidates = family_providers(litellm, model, known)
+    if not candidates:
+        return (f"--model {model}: litellm cannot tell which provider serves it; name it as <provider>/{model} "
+                f"(e.g. openai/{model}, or hosted_vllm/{model} with model.params.api_base=...; all: {PROVIDERS_PAGE})")
+    best = f"{candidates[0]}/{model}"
+    message = f"--model {model}: litellm cannot tell which provider serves it; use --model {best}"
+    longer = sorted(k for k in litellm.model_cost if k.startswith(best) and k != best)
+    if best not in litellm.model_cost and longer:
+        message += f" (litellm's model list has {longer[0]})"
+    if len(candidates) > 1:
+        message += f", or another provider of these models: {', '.join(f'{p}/{model}' for p in candidates[1:3])}"
+    return message
+
+
+def family_providers(litellm: Any, model: str, known: list[str]) -> list[str]:
+    """Providers of models named like `model` in litellm's model list (same leading word), the likeliest first."""
+    found = re.match(r"[A-Za-z]+", model)
+    if found is None:
+        return []
+    family = found.group(0).lower()
+    counts: Counter[str] = Counter()
+    bare: Counter[str] = Counter()  # what litellm itself assumes for the family's names without a prefix
+    for key, entry in litellm.model_cost.items():
+        prefix, _, rest = key.partition("/")
+        prefixed = bool(rest) and prefix in known
+        provider, name = (prefix, rest) if prefixed else (str(entry.get("litellm_provider", "")), key)
+        provider = provider if provider in known else provider.split("-", 1)[0]
+        if provider in known and name.lower().startswith(family):
+            counts[provider] += 1
+            bare[provider] += not prefixed
+    return sorted(counts, key=lambda p: (p != family, -bare[p], -counts[p], p))
+
+
+def _did_you_mean(name: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(name, choices, n=1, cutoff=0.5)
+    return f"; did you mean scripted/{close[0]}?" if close else ""
