@@ -22,6 +22,9 @@ from suite.store import CONFIG_NAME, DB_NAME, RunStore
 
 EXIT_INTERRUPTED = 130
 EXIT_STOPPED = 3
+EXIT_MODEL_FAILED = 4
+
+
 def _split(value: Any) -> list[str]:
     if value is None:
         return []
@@ -188,10 +191,16 @@ def execute_session(session: runner.RunSession, tasks: list) -> str:
 
 def _finish(session: runner.RunSession, status: str, show_report: bool) -> int:
     root = session.store.root
+    unfinished = len(session.store.unfinished())
     session.store.close()
     if status == "interrupted":
         err_console.print(f"interrupted: finished episodes are stored; resume with `suite run --resume {root}`")
         return EXIT_INTERRUPTED
+    if session.stop_cause:
+        err_console.print(f"stopped: {session.stop_cause}; {unfinished} episode(s) not run stay pending: fix the "
+                          f"cause, then `suite run --resume {root} --retry-infra`", highlight=False, markup=False,
+                          soft_wrap=True)
+        return EXIT_MODEL_FAILED
     if show_report:
         cfg = session.cfg.report
         render(summarize(session.host, [root], cfg.bootstrap, cfg.confidence, cfg.seed), "table", console)

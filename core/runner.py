@@ -21,6 +21,7 @@ from suite import config as configmod
 from suite import datadirs
 from suite.agents import Agent, AgentContext
 from suite.errors import BudgetExceeded, ConfigError, SuiteError
+from suite.failfast import FirstFailures
 from suite.loop import EpisodeResult, Offload, TraceSink, inline, run_episode
 from suite.plugins import PluginHost
 from suite.progress import RunProgress
@@ -75,6 +76,8 @@ class RunSession:
     model: Any = None  # one client per benchmark (a dict), or one object for all (replay)
     progress: RunProgress | None = None
     in_flight: set[str] = field(default_factory=set)
+    first_failures: FirstFailures | None = None  # set when the episodes start
+    stop_cause: str | None = None  # why the run stops before its end (a permanent model error), if it does
 
     @cached_property
     def agent_name(self) -> str:
@@ -126,6 +129,10 @@ class RunSession:
         """Store a finished episode once, tell the trackers, advance the progress display."""
         record = self.record(task, result)
         if self.store.finish(record):
+            cause = self.first_failures.observe(record) if self.first_failures else None
+            if cause and self.stop_cause is None:
+                self.stop_cause = f"the first {self.first_failures.needed} episode(s) all failed with one model " \
+                                  f"error that no retry fixes ({cause})"
             self.host.broadcast("on_episode_end", run=self.info, record=record)
             if self.progress:
                 tokens = record.prompt_tokens + record.completion_tokens
@@ -313,13 +320,14 @@ def make_executor(name: str) -> Any:
 async def execute(session: RunSession, tasks: list[Task]) -> str:
     """Run the tasks with the configured executor; returns the run status."""
     executor = make_executor(str(session.cfg.run.executor))
+    session.first_failures = FirstFailures(len(tasks))
     session.host.broadcast("on_run_start", run=session.info)
     status = "interrupted"
     try:
         status = await executor.run(session, tasks)
     finally:
         session.store.mark_pending(list(session.in_flight))
-        session.store.set_meta(status=status, finished_at=time.time())
+        session.store.set_meta(status=status, finished_at=time.time(), stop_cause=session.stop_cause)
         session.host.broadcast("on_run_end", run=session.info, status=status)
     return status
 

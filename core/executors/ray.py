@@ -128,6 +128,7 @@ class Fleet:
                 attempt = await run_attempt(actor, task, replay, self.step_timeout_s)
                 if attempt.kind == "finished":
                     session.complete(task, attempt.result)
+                    self.stopped = self.stopped or session.stop_cause is not None
                     if attempt.retire:  # a simulator call it gave up on still runs there
                         ray.kill(actor)
                         return None
