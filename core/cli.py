@@ -48,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--limit", type=int, help="at most N tasks per benchmark (seeded sample)")
     run.add_argument("--tasks", help="comma-separated task ids")
     run.add_argument("--repeats", type=int, help="run every selected task K times (reports give per-repeat stats)")
-    run.add_argument("--seed", type=int)
+    run.add_argument("--seed", type=int, help="seed of the task sample and of seeded parts of episodes (default 0)")
     run.add_argument("--out", help="run folder to create (default runs/<timestamp>)")
     run.add_argument("--resume", metavar="RUN", help="resume an interrupted run folder")
     run.add_argument("--retry-infra", action="store_true", dest="retry_infra",
@@ -56,7 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--concurrency", type=int, help="episodes in flight at once")
     run.add_argument("--max-cost", type=float, dest="max_cost", help="stop cleanly once this many USD are spent")
     run.add_argument("--data-dir", dest="data_dir", help="data directory of the (single) selected benchmark")
-    run.add_argument("--executor", choices=["local", "ray"])
+    run.add_argument("--executor", choices=["local", "ray"],
+                     help="local (default: one process) or ray (simulators as Ray actors)")
     run.add_argument("--ray-address", dest="ray_address", help="Ray cluster address (`auto` joins a running one)")
     run.add_argument("--no-report", action="store_true", help="do not print the report at the end")
     run.add_argument(
@@ -66,41 +67,46 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("plugins", help="list installed plugins, their versions, benchmarks and hooks")
 
     tasks = sub.add_parser("tasks", help="list a plugin's tasks")
-    tasks.add_argument("plugin")
-    tasks.add_argument("--data-dir", dest="data_dir")
-    tasks.add_argument("overrides", nargs="*", metavar="key=value")
+    tasks.add_argument("plugin", help="a plugin or benchmark name, e.g. omniear")
+    tasks.add_argument("--data-dir", dest="data_dir", help="read this data directory instead of the default choice")
+    tasks.add_argument("overrides", nargs="*", metavar="key=value",
+                       help="config overrides, e.g. omniear.categories=[tool_use]")
 
     val = sub.add_parser("validate", help="schema-check data, then prove every task solvable with the oracle")
-    val.add_argument("--plugins", required=True)
-    val.add_argument("--data-dir", dest="data_dir")
+    val.add_argument("--plugins", required=True, help="comma-separated plugins or benchmarks to validate")
+    val.add_argument("--data-dir", dest="data_dir", help="validate this data directory (of the single benchmark)")
     val.add_argument("--out", help="keep the oracle run here (default: a temporary folder)")
-    val.add_argument("overrides", nargs="*", metavar="key=value")
+    val.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides, e.g. asgard.test_set=...")
 
     rep = sub.add_parser("report", help="render the cross-benchmark report of one or more runs")
-    rep.add_argument("runs", nargs="+", metavar="RUN")
-    rep.add_argument("--format", choices=["table", "md", "csv", "json"], default="table")
+    rep.add_argument("runs", nargs="+", metavar="RUN",
+                     help="run folders; the first is the baseline the others are compared with")
+    rep.add_argument("--format", choices=["table", "md", "csv", "json"], default="table",
+                     help="table (terminal, default), md, csv or json")
 
     lst = sub.add_parser("runs", help="the run folders under a directory: status, model, agent, label, progress")
     lst.add_argument("root", nargs="?", default="runs", metavar="DIR", help="where to look (default: runs)")
 
     exp = sub.add_parser("export", help="every finished episode's record of one or more runs, for your own analyses")
-    exp.add_argument("runs", nargs="+", metavar="RUN")
-    exp.add_argument("--format", choices=["jsonl", "csv"], default="jsonl")
+    exp.add_argument("runs", nargs="+", metavar="RUN", help="run folders to export")
+    exp.add_argument("--format", choices=["jsonl", "csv"], default="jsonl",
+                     help="jsonl (one record per line, default) or csv")
     exp.add_argument("--out", help="write to this file (default: standard output)")
 
     rpl = sub.add_parser("replay", help="re-run a run's episodes with its recorded replies; compare trajectories")
-    rpl.add_argument("run", metavar="RUN")
+    rpl.add_argument("run", metavar="RUN", help="the run folder whose recorded replies are replayed")
     rpl.add_argument("--out", help="where to write the replayed run (default: a temporary folder)")
 
     data = sub.add_parser("data", help="official data and generated packs")
-    data.add_argument("action", choices=["pull", "list", "where"])
-    data.add_argument("plugin", nargs="?")
+    data.add_argument("action", choices=["pull", "list", "where"],
+                      help="pull: download official data; list: what is present; where: the data a run would use")
+    data.add_argument("plugin", nargs="?", help="a plugin or benchmark name (pull needs one; default: all)")
 
     conf = sub.add_parser("conformance", help="replay recorded reference traces through our simulator")
-    conf.add_argument("plugin")
-    conf.add_argument("--traces", required=True)
-    conf.add_argument("--data-dir", dest="data_dir", required=True)
-    conf.add_argument("--format", choices=["table", "json"], default="table")
+    conf.add_argument("plugin", help="the plugin whose simulator is checked, e.g. omniear")
+    conf.add_argument("--traces", required=True, help="a JSON Lines file of reference trajectories")
+    conf.add_argument("--data-dir", dest="data_dir", required=True, help="the data the traces were recorded on")
+    conf.add_argument("--format", choices=["table", "json"], default="table", help="table (default) or json")
     return parser
 
 

@@ -74,6 +74,20 @@ class PluginHost:
             raise PluginError(_unknown("plugin", plugin, self.plugin_names()))
         return [b.name for b in self.registry.benchmarks.values() if b.plugin == plugin]
 
+    def no_benchmark(self, plugin: str) -> str:
+        """Why `plugin` cannot be run: it declares no benchmark; what it provides instead, and what can be run."""
+        registry, parts = self.registry, []
+        backends = sorted(b for b, owner in registry.env_backend_plugins.items() if owner == plugin)
+        if backends:
+            parts.append(f"the simulator backend(s) {', '.join(backends)}, which benchmarks use through their "
+                         "env.backend setting")
+        agents = sorted({a.name for a in registry.agents.values() if a.plugin == plugin})
+        if agents:
+            parts.append(f"the agent(s) {', '.join(agents)} (--agent)")
+        provides = f"; it provides {' and '.join(parts)}" if parts else ""
+        return (f"plugin {plugin!r} is not a benchmark (it declares none){provides}; "
+                f"benchmarks to run: {', '.join(sorted(registry.benchmarks)) or 'none installed'}")
+
     def call(self, hook: str, benchmark: str, **kwargs: Any) -> Any:
         """Call a benchmark hook on the plugin that owns `benchmark` and return its result."""
         caller = self._callers.get((benchmark, hook))
@@ -98,13 +112,22 @@ class PluginHost:
         for name in self.plugin_names():
             plugin = self.pm.get_plugin(name)
             hooks = [h.name for h in self.pm.get_hookcallers(plugin) or []]
-            version = getattr(plugin, "__version__", None) or versions.get(name, "unknown")
+            version = getattr(plugin, "__version__", None) or versions.get(name) or _own_version(name)
             infos.append(PluginInfo(name, version, self.benchmarks_of(name), sorted(hooks)))
         return infos
 
     def plugin_version(self, name: str) -> str:
         """The version of one plugin."""
         return next((i.version for i in self.plugin_info() if i.name == name), "unknown")
+
+
+def _own_version(name: str) -> str:
+    """The core's version for the core's own registrations; `unknown` for a plugin module that says none."""
+    if name == CORE_PLUGIN:
+        import suite
+
+        return suite.__version__
+    return "unknown"
 
 
 def _implements(pm: pluggy.PluginManager, plugin: object, hook: str) -> bool:

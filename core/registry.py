@@ -106,6 +106,7 @@ class Registry:
     benchmarks: dict[str, BenchmarkSpec] = field(default_factory=dict)
     agents: dict[tuple[str, str | None], AgentSpec] = field(default_factory=dict)
     env_backends: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    env_backend_plugins: dict[str, str] = field(default_factory=dict)  # backend -> the plugin that declared it
     data_sources: dict[str, DataSource] = field(default_factory=dict)
     conformance: dict[str, Callable[..., dict[str, Any]]] = field(default_factory=dict)
     current_plugin: str = ""
@@ -127,6 +128,7 @@ class Registry:
     def add_env_backend(self, name: str, factory: Callable[..., Any]) -> None:
         """Declare a simulator backend that benchmark plugins may select with `env.backend`."""
         self.env_backends[name] = factory
+        self.env_backend_plugins[name] = self.current_plugin
 
     def add_data_source(self, source: DataSource) -> None:
         """Declare where a benchmark's official data and generated pack live."""

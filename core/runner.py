@@ -201,7 +201,10 @@ def resolve_benchmarks(host: PluginHost, names: list[str]) -> list[str]:
         raise ConfigError("no plugins selected: pass --plugins (see `suite plugins`)")
     benches: list[str] = []
     for name in names:
-        benches += [name] if name in host.registry.benchmarks else host.benchmarks_of(name)
+        found = [name] if name in host.registry.benchmarks else host.benchmarks_of(name)
+        if not found:
+            raise ConfigError(host.no_benchmark(name))
+        benches += found
     return list(dict.fromkeys(benches))
 
 
@@ -232,6 +235,7 @@ def plan_tasks(host: PluginHost, cfg: DictConfig,
     limit, ids, seed and repeats: the report says it)."""
     tasks: list[Task] = []
     selection: dict[str, dict[str, Any]] = {}
+    examples: list[str] = []
     repeats = int(cfg.run.get("repeats") or 1)
     for bench in benchmarks:
         loaded = list(host.call("load_tasks", bench, config=cfg.get(bench) or OmegaConf.create({})))
@@ -248,9 +252,19 @@ def plan_tasks(host: PluginHost, cfg: DictConfig,
         if strata is not None and cfg.run.limit is not None:
             selection[bench]["stratified"] = True
         tasks += chosen
+        examples += [t.id for t in loaded[:1]]
     if not tasks:
-        raise ConfigError("no tasks selected (check --tasks and --limit)")
+        raise ConfigError(_no_tasks(benchmarks, cfg.run.tasks, examples))
     return tasks, selection
+
+
+def _no_tasks(benchmarks: list[str], wanted: Any, examples: list[str]) -> str:
+    """Why nothing is left to run: no id matched, or the benchmarks' own settings kept no task."""
+    names = ", ".join(benchmarks)
+    if wanted and examples:
+        return (f"no task of {names} has the id(s) {', '.join(sorted(_ids(wanted)))}; ids look like "
+                f"{examples[0]!r} (`suite tasks {benchmarks[0]}` lists them)")
+    return f"no task left to run: the data of {names} holds none that its settings keep"
 
 
 def _git_commit() -> str | None:
