@@ -1,0 +1,48 @@
+"""What the `longact` config section accepts (checked by the core before a run's first episode)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from suite.settings import MODEL_DEFAULTS, OPTIONAL_PATH, one_of, optional_list
+from suite_longact.vocabulary import SCENARIOS, SPLITS
+
+IMAGE_MODES = ("rgb", "depth", "segmentation")
+ACCUMULATED = ("current", "ever")  # GC of the state now, or of items that ever held
+AXES = ("raw", "efficiency")
+BACKENDS = ("household", "ai2thor")
+
+POSITIVE = {"type": "number", "exclusiveMinimum": 0}
+
+CONFIG_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "data_dir": OPTIONAL_PATH,
+        "split": one_of(SPLITS),
+        "scenarios": optional_list(one_of(SCENARIOS)),
+        "max_steps": {"type": "integer", "minimum": 1},
+        "image_size": {"type": "integer", "minimum": 16},
+        "images": {"type": "array", "items": one_of(IMAGE_MODES), "uniqueItems": True},
+        "field_of_view": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 180},
+        "visibility_distance": POSITIVE,
+        "interaction_distance": POSITIVE,
+        "move_m": POSITIVE,
+        "rotate_deg": POSITIVE,
+        "look_deg": POSITIVE,
+        "count_looks": {"type": "boolean"},
+        "history": {"type": "integer", "minimum": 0},
+        "max_instances": {"type": "integer", "minimum": 1},
+        "prompt_dir": OPTIONAL_PATH,
+        "ir": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "n": {"type": "integer", "minimum": 1},
+                "accumulated": one_of(ACCUMULATED),
+                "axis": one_of(AXES),
+            },
+        },
+        "env": {"type": "object", "properties": {"backend": one_of(BACKENDS)}},
+        "model_defaults": MODEL_DEFAULTS,
+    },
+}
