@@ -63,7 +63,7 @@ def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> A
         return None
     if not cfg.run.model:
         raise ConfigError(f"agent {cfg.run.agent!r} needs a model: pass --model (a litellm model string)")
-    from suite.models import client_from_config, shared_parts
+    from suite.models import benchmark_model_defaults, client_from_config, shared_parts
     from suite.models.preflight import check_model
 
     check_model(str(cfg.run.model), OmegaConf.to_container(cfg.model.params))
@@ -71,9 +71,7 @@ def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> A
     parts = shared_parts(cfg)
     clients = {}
     for bench in benchmarks:
-        section = cfg.get(bench)
-        defaults = OmegaConf.to_container(section.model_defaults) if section and "model_defaults" in section else {}
-        clients[bench] = client_from_config(cfg, defaults, parts)
+        clients[bench] = client_from_config(cfg, benchmark_model_defaults(cfg.get(bench), bench), parts)
     return clients
 
 

@@ -2,7 +2,7 @@
 
 from suite.models.cache import ResponseCache, default_cache_path, request_hash
 from suite.models.client import ModelClient
-from suite.models.from_config import SharedParts, client_from_config, shared_parts
+from suite.models.from_config import SharedParts, benchmark_model_defaults, client_from_config, shared_parts
 from suite.models.ledger import CostLedger, Ledger, Totals
 from suite.models.limiter import Limit, Limiter, RateLimiter
 from suite.models.litellm_setup import load_litellm, register_provider
@@ -26,6 +26,7 @@ __all__ = [
     "Script",
     "TokenPrice",
     "Totals",
+    "benchmark_model_defaults",
     "client_from_config",
     "default_cache_path",
     "get_script",

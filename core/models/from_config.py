@@ -50,14 +50,35 @@ def shared_parts(cfg: Any) -> SharedParts:
     )
 
 
+def benchmark_model_defaults(section: Any, benchmark: str) -> dict[str, Any]:
+    """A benchmark's protocol decoding: its `model_defaults`, overlaid with the preset its `model_preset` names
+    from its `model_presets` (a preset's null drops a default, e.g. a temperature a model rejects)."""
+    if not section:
+        return {}
+    defaults = _plain(section.get("model_defaults"))
+    name = section.get("model_preset")
+    if name is None:
+        return defaults
+    presets = _plain(section.get("model_presets"))
+    if name not in presets:
+        raise ConfigError(f"{benchmark}.model_preset: unknown preset {name!r}; choose from {', '.join(presets)}")
+    return {**defaults, **_plain(presets[name])}
+
+
 def client_from_config(cfg: Any, defaults: Mapping[str, Any] | None = None,
                        parts: SharedParts | None = None) -> ModelClient:
-    """The client for `cfg.run.model` (`model.*` sampling over a benchmark's protocol `defaults`); checks its key."""
+    """The client for `cfg.run.model`; checks its key.
+
+    `model.*` sampling wins over a benchmark's protocol `defaults`; a default that is not a sampling setting
+    (e.g. `reasoning_effort`) is passed to litellm unless `model.params` sets it.
+    """
     model = cfg.model
     parts = parts or shared_parts(cfg)
-    sampling = {k: model.get(k) if model.get(k) is not None else (defaults or {}).get(k) for k in SAMPLING}
+    defaults = dict(defaults or {})
+    sampling = {k: model.get(k) if model.get(k) is not None else defaults.get(k) for k in SAMPLING}
     price = model.get("price_per_mtok") or {}
-    params = _plain(model.get("params"))
+    extra = {k: v for k, v in defaults.items() if k not in SAMPLING and v is not None}
+    params = {**extra, **_plain(model.get("params"))}
     clash = sorted(params.keys() & {*SAMPLING, "price", "limiter", "ledger", "cache", "retry"})
     if clash:
         raise ConfigError(f"set {', '.join(f'model.{k}' for k in clash)} directly, not under model.params")

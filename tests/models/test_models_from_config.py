@@ -36,3 +36,36 @@ def test_client_from_config(tmp_path: Path) -> None:
     assert asyncio.run(client.complete([{"role": "user", "content": "x"}])).text == "ok"
     cfg.model.cache = False
     assert client_from_config(cfg).cache is None
+
+
+def test_a_benchmark_preset_overlays_its_defaults() -> None:
+    import pytest
+    from suite.errors import ConfigError
+    from suite.models import benchmark_model_defaults
+
+    section = OmegaConf.create({
+        "model_defaults": {"temperature": 0.0, "max_tokens": 8192},
+        "model_presets": {"big": {"max_tokens": 16384, "reasoning_effort": "high"}, "free": {"temperature": None}},
+        "model_preset": None,
+    })
+    assert benchmark_model_defaults(section, "b") == {"temperature": 0.0, "max_tokens": 8192}
+    section.model_preset = "big"
+    assert benchmark_model_defaults(section, "b") == {"temperature": 0.0, "max_tokens": 16384,
+                                                      "reasoning_effort": "high"}
+    section.model_preset = "free"
+    assert benchmark_model_defaults(section, "b") == {"temperature": None, "max_tokens": 8192}
+    section.model_preset = "nope"
+    with pytest.raises(ConfigError, match=r"b.model_preset: unknown preset 'nope'; choose from big, free"):
+        benchmark_model_defaults(section, "b")
+    assert benchmark_model_defaults(None, "b") == {}
+
+
+def test_a_default_beyond_sampling_reaches_litellm_unless_model_params_set_it() -> None:
+    register_script("t-preset", lambda messages: "ok")
+    cfg = OmegaConf.create({"run": {"model": "scripted/t-preset"},
+                            "model": {"temperature": None, "max_tokens": None, "cache": False, "params": {}}})
+    client = client_from_config(cfg, {"temperature": None, "max_tokens": 16384, "reasoning_effort": "high"})
+    assert client._params["reasoning_effort"] == "high" and client._params["max_tokens"] == 16384
+    assert "temperature" not in client._params
+    cfg.model.params = {"reasoning_effort": "low"}
+    assert client_from_config(cfg, {"reasoning_effort": "high"})._params["reasoning_effort"] == "low"
