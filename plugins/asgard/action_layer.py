@@ -6,6 +6,11 @@ drawers, counters, burners, slices) the layer picks one: the one the agent faces
 object, an open one to PUT into. A PUT with no room tries the other instances of the type, walking to each
 and opening it as needed. Each world rule is checked before the low-level step, so a refused action comes
 back with its category (holding, visibility, incompatibility) and a readable message.
+
+The preconditions are the official harness's: a Knife or a ButterKnife slices, an Egg is cracked wherever it
+lies, the DishSponge may stay in the basin while the Faucet runs, the CoffeeMachine needs a clean, empty Mug
+in it, and a sliced whole stays known as sliced (AI2-THOR keeps it, with `isSliced`): FIND on it is an invalid
+object, SLICE on it is refused as already sliced.
 """
 
 from __future__ import annotations
@@ -15,16 +20,21 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from suite_asgard.vocabulary import ACTIONS, SERVING, SLICE_TARGETS
-from suite_asgard.world_rules import HOLDING, INCOMPATIBILITY, VISIBILITY
+from suite_asgard.vocabulary import ACTIONS, SERVING, SLICE_TARGETS, SLICED_FORM
+from suite_asgard.world_rules import HOLDING, INCOMPATIBILITY, INVALID_OBJECT, VISIBILITY
 from suite_household.catalog import TYPES, can_hold
+from suite_household.rules import coffee_needs_clean_empty_mug
 from suite_household.visibility import horizontal_distance
 from suite_household.world import Obj, World
 
-#: Surfaces an item must rest on to be sliced (an Egg must be in a Pan).
-SLICE_SURFACES = frozenset({"CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Plate", "Pan"})
-#: Dish-like types that never block the Faucet.
-SINK_SAFE = frozenset({"Bowl", "Cup", "Mug", "Plate", "Pot", "Pan", "Kettle"})
+#: Surfaces an item (not an Egg) must rest on to be sliced.
+SLICE_SURFACES = frozenset({"CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Plate"})
+#: What a held object must be to SLICE anything but an Egg (the harness accepts any "Knife" in the name).
+KNIVES = frozenset({"Knife", "ButterKnife"})
+#: Types that never block the Faucet: dishes, cookware and the DishSponge.
+SINK_SAFE = frozenset({"Bowl", "Cup", "Mug", "Plate", "Pot", "Pan", "Kettle", "DishSponge"})
+#: Containers whose water is poured out after every TOGGLE_OFF (the harness's clean-up after washing).
+WATER_EMPTIED = frozenset({"Bowl", "Cup", "Mug", "Pot", "Pan", "Plate"})
 SPRAYABLE = frozenset({"Mirror"})
 
 
@@ -60,13 +70,15 @@ class Simulator(Protocol):
 class Outcome:
     """What one high-level action did: success, or the undoable category and a message naming types only.
 
-    `attempted` marks a failure the simulator reported after every precondition of the layer held.
+    `attempted` marks a failure the simulator reported after every precondition of the layer held; `kind` is a
+    failed turn's kind when it is not an undoable action (FIND on a sliced whole is an invalid object).
     """
 
     success: bool
     category: str | None = None
     message: str = ""
     attempted: bool = False
+    kind: str | None = None
 
     @property
     def preconditions_held(self) -> bool:
@@ -89,6 +101,7 @@ class ActionLayer:
     facing: str | None = None
     sprayed: set[str] = field(default_factory=set)
     drank: list[str] = field(default_factory=list)
+    sliced: set[str] = field(default_factory=set)
 
     # -- queries ---------------------------------------------------------------------------------------------
     @property
@@ -102,8 +115,21 @@ class ActionLayer:
         return world.objects[world.held] if world.held else None
 
     def instances(self, object_type: str) -> list[Obj]:
-        """Every object of a type, in a stable order."""
-        return sorted((o for o in self.world.objects.values() if o.type == object_type), key=lambda o: o.id)
+        """Every object of a type, in a stable order (not a sliced whole, which AI2-THOR keeps out of sight)."""
+        return sorted((o for o in self.world.objects.values() if o.type == object_type and not self._sliced_whole(o)),
+                      key=lambda o: o.id)
+
+    @staticmethod
+    def _sliced_whole(obj: Obj) -> bool:
+        return obj.is_sliced and obj.type in SLICED_FORM
+
+    def already_sliced(self, object_type: str) -> bool:
+        """Whether the type was sliced and no whole of it is left (the household simulator drops the whole; AI2-THOR
+        keeps it with `isSliced`)."""
+        if self.instances(object_type):
+            return False
+        return object_type in self.sliced or any(o.type == object_type and self._sliced_whole(o)
+                                                 for o in self.world.objects.values())
 
     def in_reach(self) -> frozenset[str]:
         """Ids of the objects in view and within interaction distance (the held object counts)."""
@@ -147,6 +173,9 @@ class ActionLayer:
         if held is not None and held.type == otype:
             return OK
         ranked = self.find_order(otype)
+        if not ranked and self.already_sliced(otype):
+            return Outcome(False, None, f"The {otype} is already sliced; look for its pieces ({SLICED_FORM[otype]}).",
+                           kind=INVALID_OBJECT)
         if not ranked:
             return _fail(VISIBILITY, f"There is no {otype} to be found.")
         for choice in ranked:
@@ -310,7 +339,18 @@ class ActionLayer:
             refusal = self._cannot_switch_on(obj)
             if refusal:
                 return _fail(INCOMPATIBILITY, refusal)
-        return self._low("ToggleObjectOn" if on else "ToggleObjectOff", obj)
+        if on:
+            return self._low("ToggleObjectOn", obj)
+        outcome = self._low("ToggleObjectOff", obj)
+        self._pour_out_water()
+        return outcome
+
+    def _pour_out_water(self) -> None:
+        """After a TOGGLE_OFF the harness pours the water out of every dish and pot (AI2-THOR's faucet fills what
+        it washes; emptying it is not the agent's task). Coffee stays; a refused pour is left as it is."""
+        for obj in list(self.world.objects.values()):
+            if obj.type in WATER_EMPTIED and obj.fill == "water":
+                self.sim.step("EmptyLiquidFromObject", obj.id)
 
     def _cannot_switch_on(self, obj: Obj) -> str | None:
         world = self.world
@@ -323,7 +363,9 @@ class ActionLayer:
             blocking = sorted({world.objects[c].type for c in world.children(basin.id)} - SINK_SAFE) if basin else []
             if blocking:
                 return (f"The Faucet cannot run while the SinkBasin holds {', '.join(blocking)}; "
-                        "only dishes and cookware may be in it.")
+                        "only dishes, cookware and the DishSponge may be in it.")
+        if obj.type == "CoffeeMachine" and (refusal := coffee_needs_clean_empty_mug(world, "ToggleObjectOn", obj, {})):
+            return f"{refusal}; it makes coffee only into a clean, empty Mug."
         return None
 
     def _basin_of_faucet(self, faucet: Obj) -> Obj | None:
@@ -335,22 +377,25 @@ class ActionLayer:
     def _slice(self, otype: str) -> Outcome:
         if otype not in SLICE_TARGETS:
             return _fail(INCOMPATIBILITY, f"{otype} cannot be sliced; only {', '.join(SLICE_TARGETS)} can.")
+        if self.already_sliced(otype):
+            return _fail(INCOMPATIBILITY, f"The {otype} is already sliced.")
         held = self.held()
         if held is not None and held.type == otype:
             return _fail(HOLDING, f"You cannot SLICE the {otype} while you are holding it.")
-        if otype != "Egg" and (held is None or held.type != "Knife"):
+        if otype != "Egg" and (held is None or held.type not in KNIVES):
             return _fail(HOLDING, f"You must be holding the Knife to SLICE the {otype}.")
         found = self.reachable_instances(otype)
         if not found:
             return _fail(VISIBILITY, f"Cannot SLICE the {otype} as it is not visible.")
         obj = found[0]
         parent = self.world.objects[obj.parent].type if obj.parent else None
-        if otype == "Egg" and parent != "Pan":
-            return _fail(INCOMPATIBILITY, "The Egg must be in a Pan before you SLICE it.")
-        if otype != "Egg" and parent not in SLICE_SURFACES - {"Pan"}:
+        if otype != "Egg" and parent not in SLICE_SURFACES:
             return _fail(INCOMPATIBILITY, f"The {otype} must rest on a flat surface such as a CounterTop or "
                                           "DiningTable to be sliced.")
-        return self._low("SliceObject", obj)
+        outcome = self._low("SliceObject", obj)
+        if outcome.success:
+            self.sliced.add(otype)
+        return outcome
 
     def _clean(self, otype: str) -> Outcome:
         if not TYPES[otype].dirtyable:

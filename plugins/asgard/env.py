@@ -129,7 +129,7 @@ class AsgardEnv:
             message = _INVALID_MESSAGES[command.kind].format(action=command.action, obj=command.obj)
             return TurnRecord(command, command.kind, False, None, message)
         outcome = self.layer.execute(command.action, command.obj)
-        kind = VALID if outcome.success else UNDOABLE
+        kind = VALID if outcome.success else outcome.kind or UNDOABLE
         progress = command.action in PROGRESS_ACTIONS and outcome.preconditions_held
         return TurnRecord(command, kind, outcome.success, outcome.category, outcome.message, progress)
 

@@ -6,8 +6,10 @@ Our reading where the plan format leaves it open:
   of the type (every StoveKnob off); a goal wanting `True` for at least one.
 - A location goal holds when some object of the type is (at any depth) in or on an object of the destination
   type, and is not in the agent's hand.
-- A put-away goal holds when every object of the type rests in one of its storage homes (food in the Fridge,
-  silverware in a Drawer, dishes in a Cabinet, cookware on a CounterTop or in a Cabinet), not in the hand.
+- A put-away goal holds when every object of the type rests in one of its storage homes, not in the hand: the
+  harness's preferred and secondary homes (`vocabulary.STORAGE`: food in the Fridge, silverware in a Drawer,
+  dishes in a Cabinet, a Cup also on a SideTable, DiningTable or CounterTop, cookware on a CounterTop, a Pot
+  also on a DiningTable, SideTable or in a Cabinet, a Pan also on a StoveBurner, DiningTable or SideTable).
 - A contents goal holds when some container of the type holds (at any depth) pickupable objects of exactly
   the listed types, each at least once (appliances standing on a table do not count).
 - An action goal holds once the action was done (`Drink Coffee`: coffee was drunk; `Spray Mirror`).

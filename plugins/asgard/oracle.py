@@ -165,7 +165,7 @@ class Oracle:
         obj = self.one(item)
         while True:
             inside = [self.world.objects[c] for c in self.world.children(basin.id) if c != obj.id]
-            blocking = [o for o in inside if o.type not in SINK_SAFE | {"DishSponge"}]
+            blocking = [o for o in inside if o.type not in SINK_SAFE]
             no_room = not self.env.sim.exact_room or not self.env.layer.fits(basin, obj)
             if not blocking and obj.parent != basin.id and no_room:
                 blocking = [o for o in inside if o.type != "DishSponge"]
@@ -216,10 +216,12 @@ class Oracle:
         yield from self.act("TOGGLE_OFF", "StoveBurner")
 
     def brew(self) -> Steps:
-        """Fill the Mug with coffee at the CoffeeMachine (leaves the Mug in the machine)."""
+        """Fill the Mug with coffee at the CoffeeMachine (leaves the Mug in the machine): it must be clean and empty."""
         mug = self.one("Mug")
         if mug.fill == "coffee":
             return
+        yield from self.wash("Mug")
+        mug = self.one("Mug")
         if mug.fill is not None:
             yield from self.hold("Mug")
             yield from self.act("EMPTY", "Mug")

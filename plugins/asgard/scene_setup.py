@@ -2,10 +2,11 @@
 
 Steps, after the paper's generator (A.3): lay out a room of the FloorPlan's type holding the sanitised
 inventory (seeded with the plan's seed); put the task's objects on visible surfaces (never inside a closed
-container, never already where a put-away goal wants them, on the plan's container types when it names
-some) with nothing resting on them; keep silverware out of the sink; randomise the sink's contents in
-kitchens; clutter the dining table of a table-setting task; apply the setup actions (dirty, fill, ...);
-and stand the agent at the scene's start spot with the plan's heading, camera pitch and stance.
+container, never already where a put-away goal wants them when another start surface exists, on the plan's
+container types when it names some) with nothing resting on them; keep silverware out of the sink; randomise
+the sink's contents in kitchens; clutter the dining table of a table-setting task; apply the setup actions
+(dirty, fill, ...); and stand the agent at the scene's start spot with the plan's heading, camera pitch and
+stance.
 """
 
 from __future__ import annotations
@@ -179,7 +180,8 @@ def _misplaced(world: World, obj: Obj, plan: Plan, allowed: Iterable[str]) -> bo
     if parent.type not in allowed:
         return True
     homes = STORAGE.get(obj.type, ())
-    return obj.type in plan.goals.put_away and parent.type in homes
+    elsewhere = any(t not in homes for t in allowed)  # a Cup's homes take in every kitchen start surface
+    return obj.type in plan.goals.put_away and parent.type in homes and elsewhere
 
 
 def _move_somewhere(world: World, object_id: str, receptacle_types: Iterable[str], rng: random.Random) -> bool:

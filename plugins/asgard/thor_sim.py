@@ -23,6 +23,11 @@ from suite_household.thor_backend import make_controller, world_from_metadata
 from suite_household.world import Obj, World
 
 POSES_TRIED = 24
+#: The arguments the harness sends with an agent's action (every other action: forceAction=False).
+AGENT_ARGS: dict[str, dict[str, Any]] = {
+    "OpenObject": {"forceAction": True, "openness": 1},
+    "PutObject": {"forceAction": False, "placeStationary": True},
+}
 _SETUP = {"dirty": "DirtyObject", "clean": "CleanObject", "empty": "EmptyLiquidFromObject"}
 
 
@@ -94,8 +99,11 @@ class ThorSim:
                          if o["objectId"] in world.objects and (o.get("visible") or o.get("isPickedUp")))
 
     def step(self, action: str, object_id: str) -> str | None:
-        """One action; the error message, or None on success."""
-        meta = self._do(action, objectId=object_id, forceAction=True).metadata
+        """One agent action, with AI2-THOR's own checks as the harness leaves them on; the error, or None.
+
+        As in the harness, only OpenObject is forced (and opens fully); a PUT places the object stationary.
+        """
+        meta = self._do(action, objectId=object_id, **AGENT_ARGS.get(action, {"forceAction": False})).metadata
         return None if meta["lastActionSuccess"] else str(meta["errorMessage"])
 
     def set_state(self, object_id: str, **changes: Any) -> None:

@@ -25,13 +25,19 @@ COOKWARE = frozenset({"Pan", "Pot", "Kettle"})
 #: Containers a food item can be served or cooked in; a piece inside one of these is not "loose".
 SERVING = frozenset({"Bowl", "Cup", "Mug", "Plate", "Pan", "Pot", "Toaster"})
 
-#: Where a put-away goal wants each type. Table 4 stores dishes in a Cabinet while the world rules send
-#: cookware to a CounterTop; both are accepted for cookware.
+#: Where a put-away goal accepts each type: the harness's preferred homes, then its secondary ones (a Cup
+#: also on a SideTable, DiningTable or CounterTop; a Pot also on a DiningTable, SideTable or in a Cabinet; a
+#: Pan also on a StoveBurner, DiningTable or SideTable; a Ladle also in a Cabinet). The first is where the
+#: oracle puts things.
 STORAGE: dict[str, tuple[str, ...]] = {
     **{t: ("Fridge",) for t in FOOD},
     **{t: ("Drawer",) for t in SILVERWARE},
+    "Ladle": ("Drawer", "Cabinet"),
     **{t: ("Cabinet",) for t in DISHES},
-    **{t: ("CounterTop", "Cabinet") for t in COOKWARE},
+    "Cup": ("Cabinet", "SideTable", "DiningTable", "CounterTop"),
+    "Pot": ("CounterTop", "DiningTable", "SideTable", "Cabinet"),
+    "Pan": ("CounterTop", "StoveBurner", "DiningTable", "SideTable"),
+    "Kettle": ("CounterTop",),
 }
 
 #: The 12 task types (Table 1), keyed by our short names, with the plan-folder family they come from.

@@ -10,11 +10,12 @@ from __future__ import annotations
 from suite_household.rules import (
     RuleSet,
     coffee_machine_fills,
-    faucet_needs_clear_basin,
+    coffee_needs_clean_empty_mug,
+    faucet_tolerates_sponge,
     heat_sources_cook,
     knife_to_slice,
     put_into_clean,
-    slice_on_flat_surface,
+    slice_anywhere_but_egg_on_flat_surface,
     stove_needs_pan,
     television_needs_remote,
 )
@@ -35,16 +36,19 @@ UNDOABLE_CATEGORIES = (HOLDING, VISIBILITY, INCOMPATIBILITY)
 
 
 def asgard_rules() -> RuleSet:
-    """AI2-THOR's cooking and coffee effects plus the kitchen preconditions.
+    """AI2-THOR's cooking and coffee effects plus the kitchen preconditions of the official harness.
 
     A running faucet does not wash or fill what is in the basin here (AI2-THOR's own effect): AsgardBench
-    cleans with the CLEAN action, so the household `faucet_washes` effect is left out.
+    cleans with the CLEAN action, so the household `faucet_washes` effect is left out. The harness's own rules
+    are named household rules: a ButterKnife slices too, an Egg is cracked anywhere, a DishSponge in the basin
+    does not block the Faucet, and the CoffeeMachine needs a clean, empty Mug.
     """
     return RuleSet({}, (heat_sources_cook, coffee_machine_fills)).extend(
         {
-            "SliceObject": [knife_to_slice, slice_on_flat_surface],
+            "SliceObject": [knife_to_slice, slice_anywhere_but_egg_on_flat_surface],
             "PutObject": [put_into_clean],
-            "ToggleObjectOn": [faucet_needs_clear_basin, stove_needs_pan, television_needs_remote],
+            "ToggleObjectOn": [faucet_tolerates_sponge, stove_needs_pan, television_needs_remote,
+                               coffee_needs_clean_empty_mug],
             "ToggleObjectOff": [television_needs_remote],
         }
     )

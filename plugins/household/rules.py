@@ -154,19 +154,55 @@ def put_into_clean(world: World, action: str, target: Obj | None, args: Mapping[
 DISHES = frozenset({"Bowl", "Cup", "Mug", "Plate", "Pot", "Pan", "Kettle"})
 
 
-def faucet_needs_clear_basin(
+def faucet_basin_rule(allowed: frozenset[str]) -> Precondition:
+    """A precondition: a Faucet turns on only when its basin is empty or holds nothing but `allowed` types."""
+
+    def rule(world: World, action: str, target: Obj | None, args: Mapping[str, Any]) -> str | None:
+        if target is None or target.type != "Faucet":
+            return None
+        basin = _basin_under(world, target)
+        if basin is None:
+            return None
+        blocking = [
+            world.objects[c].type for c in world.children(basin.id) if world.objects[c].type not in allowed
+        ]
+        return f"{blocking[0]} in the SinkBasin blocks the Faucet" if blocking else None
+
+    return rule
+
+
+#: A Faucet turns on only when its basin is empty or holds dishes and cookware.
+faucet_needs_clear_basin = faucet_basin_rule(DISHES)
+#: As faucet_needs_clear_basin, and a DishSponge in the basin does not block it (AsgardBench's harness).
+faucet_tolerates_sponge = faucet_basin_rule(DISHES | {"DishSponge"})
+
+
+def slice_anywhere_but_egg_on_flat_surface(
     world: World, action: str, target: Obj | None, args: Mapping[str, Any]
 ) -> str | None:
-    """A Faucet turns on only when its basin is empty or holds dishes and cookware."""
-    if target is None or target.type != "Faucet":
+    """The thing to slice rests on a flat surface, but an Egg is cracked wherever it lies (AsgardBench's harness)."""
+    if target is None or target.type == "Egg":
         return None
-    basin = _basin_under(world, target)
-    if basin is None:
+    return slice_on_flat_surface(world, action, target, args)
+
+
+def coffee_needs_clean_empty_mug(
+    world: World, action: str, target: Obj | None, args: Mapping[str, Any]
+) -> str | None:
+    """A CoffeeMachine turns on only when the first thing in it is a clean, empty Mug (AsgardBench's harness)."""
+    if target is None or target.type != "CoffeeMachine":
         return None
-    blocking = [
-        world.objects[c].type for c in world.children(basin.id) if world.objects[c].type not in DISHES
-    ]
-    return f"{blocking[0]} in the SinkBasin blocks the Faucet" if blocking else None
+    inside = [world.objects[c] for c in world.children(target.id)]
+    if not inside:
+        return "The CoffeeMachine holds no Mug"
+    first = inside[0]
+    if first.type != "Mug":
+        return f"The CoffeeMachine holds a {first.type}, not a Mug"
+    if first.fill is not None:
+        return "The Mug in the CoffeeMachine is not empty"
+    if first.is_dirty:
+        return "The Mug in the CoffeeMachine is dirty"
+    return None
 
 
 def stove_needs_pan(world: World, action: str, target: Obj | None, args: Mapping[str, Any]) -> str | None:

@@ -71,6 +71,23 @@ def test_put_away_homes() -> None:
     assert move_into(world, one(env, "Mug").id, fridge.id) and not put_away_holds(world, "Mug")
 
 
+def test_the_harness_secondary_homes_count_as_put_away() -> None:
+    env = env_for("putaway__Dishes")
+    world = env.world
+    table, burner, counter = one(env, "DiningTable"), one(env, "StoveBurner"), one(env, "CounterTop")
+    cabinet, drawer = one(env, "Cabinet"), one(env, "Drawer")
+    cup, pot, pan, ladle, mug = (one(env, t) for t in ("Cup", "Pot", "Pan", "Ladle", "Mug"))
+    assert move_into(world, cup.id, table.id) and put_away_holds(world, "Cup")
+    assert move_into(world, cup.id, counter.id) and put_away_holds(world, "Cup")
+    assert move_into(world, pot.id, table.id) and put_away_holds(world, "Pot")
+    assert move_into(world, pan.id, burner.id) and put_away_holds(world, "Pan")
+    assert move_into(world, pan.id, table.id) and put_away_holds(world, "Pan")
+    assert move_into(world, pan.id, cabinet.id) and not put_away_holds(world, "Pan")  # no Cabinet for a Pan
+    assert move_into(world, ladle.id, cabinet.id) and put_away_holds(world, "Ladle")
+    assert move_into(world, ladle.id, drawer.id) and put_away_holds(world, "Ladle")
+    assert move_into(world, mug.id, table.id) and not put_away_holds(world, "Mug")  # a Mug has one home
+
+
 def test_contents_goal_wants_exactly_the_listed_types() -> None:
     env = env_for("settable__has_coffee")
     world = env.world

@@ -30,6 +30,7 @@ class HouseholdAsThor:
 
     scenes: ClassVar[dict[str, Scene]] = {}
     calls: ClassVar[list[str]] = []
+    sent: ClassVar[list[tuple[str, dict[str, Any]]]] = []
 
     def __init__(self, scene: str, **settings: Any) -> None:
         self.ctl = Controller(self.scenes[scene], **settings)
@@ -37,6 +38,7 @@ class HouseholdAsThor:
 
     def step(self, action: str, **args: Any) -> Any:
         HouseholdAsThor.calls.append(action)
+        HouseholdAsThor.sent.append((action, dict(args)))
         if action in ("InitialRandomSpawn", "DisableObject"):
             self.last_event = self.ctl.step(action="Pass")
         elif action == "GetInteractablePoses":
@@ -63,7 +65,7 @@ def thor(monkeypatch: pytest.MonkeyPatch) -> type[HouseholdAsThor]:
     mod.Controller = HouseholdAsThor
     monkeypatch.setitem(sys.modules, "ai2thor", pkg)
     monkeypatch.setitem(sys.modules, "ai2thor.controller", mod)
-    HouseholdAsThor.scenes, HouseholdAsThor.calls = {}, []
+    HouseholdAsThor.scenes, HouseholdAsThor.calls, HouseholdAsThor.sent = {}, [], []
     return HouseholdAsThor
 
 
@@ -94,3 +96,48 @@ def test_images_come_from_the_ai2thor_frames(thor: type[HouseholdAsThor]) -> Non
     observation = env.reset()
     assert len(observation.images) == 1 and observation.images[0].png.startswith(b"\x89PNG")
     env.close()
+
+
+def _thor_env(thor: type[HouseholdAsThor], prefix: str) -> Any:
+    task = task_named(prefix, condition="text_only")
+    plan = task.data["plan"]
+    thor.scenes[plan.scene] = build_scene(plan, list(task.data["inventory"]))
+    env = make_env("asgard", task, config(condition="text_only", env={"backend": "ai2thor"}))
+    env.reset()
+    thor.sent.clear()
+    return env
+
+
+def _turn(env: Any, text: str) -> dict[str, Any]:
+    from suite_asgard.commands import Command
+
+    return env.step(Command.valid(*text.split())).info
+
+
+def test_agent_actions_keep_ai2thors_checks_as_the_harness_does(thor: type[HouseholdAsThor]) -> None:
+    env = _thor_env(thor, "distribute__Tomato_Plate_Pot_Pan")
+    for text in ("FIND Fridge", "OPEN Fridge", "CLOSE Fridge", "FIND Knife", "PICKUP Knife", "FIND Tomato",
+                 "SLICE Tomato", "PUT CounterTop"):
+        assert _turn(env, text)["success"], text
+    sent = {action: args for action, args in thor.sent if "objectId" in args and action != "GetInteractablePoses"}
+    assert set(sent) >= {"OpenObject", "CloseObject", "PickupObject", "SliceObject", "PutObject"}
+    assert sent["OpenObject"]["forceAction"] is True and sent["OpenObject"]["openness"] == 1  # the harness forces it
+    assert sent["PutObject"]["placeStationary"] is True
+    assert all(args["forceAction"] is False for action, args in sent.items() if action != "OpenObject")
+
+
+def test_water_left_in_dishes_is_poured_out_after_a_toggle_off(thor: type[HouseholdAsThor]) -> None:
+    env = _thor_env(thor, "distribute__Tomato_Plate_Pot_Pan")
+    world = env.sim.ctl._ctl.ctl.world  # the stand-in's household world behind AI2-THOR's API
+    mug = next(o for o in world.objects.values() if o.type == "Mug")
+    bowl = next(o for o in world.objects.values() if o.type == "Bowl")
+    world.set(mug.id, fill="water")
+    world.set(bowl.id, fill="coffee")
+    assert _turn(env, "FIND Faucet")["success"] and _turn(env, "TOGGLE_ON Faucet")["success"]
+    assert _turn(env, "TOGGLE_OFF Faucet")["success"]
+    emptied = {args["objectId"]: args for a, args in thor.sent if a == "EmptyLiquidFromObject"}
+    # AI2-THOR's running faucet also filled what stood in the basin (the Cup here): poured out as well
+    assert mug.id in emptied and bowl.id not in emptied
+    assert all(args["forceAction"] is False for args in emptied.values())
+    assert not [o.type for o in world.objects.values() if o.fill == "water"]
+    assert world.objects[mug.id].fill is None and world.objects[bowl.id].fill == "coffee"

@@ -113,13 +113,52 @@ def test_slice_needs_the_knife_a_free_target_and_a_flat_surface() -> None:
     assert len(env.layer.instances("TomatoSliced")) == 5 and not env.layer.instances("Tomato")
 
 
-def test_an_egg_is_cracked_without_a_knife_but_only_in_a_pan() -> None:
+def test_an_egg_is_cracked_without_a_knife_wherever_it_lies() -> None:
+    # the harness checks no Pan (its prompt still says to put the Egg in one first)
     env = env_for(KITCHEN)
-    ok(env, "FIND Egg")
-    refused(env, "SLICE Egg", INCOMPATIBILITY, "The Egg must be in a Pan before you SLICE it.")
-    ok(env, "PICKUP Egg", "FIND Pan", "PUT Pan", "SLICE Egg")
+    egg = one(env, "Egg")
+    parent = egg.parent
+    ok(env, "FIND Egg", "SLICE Egg")
     cracked = one(env, "EggCracked")
-    assert env.world.objects[cracked.parent].type == "Pan"
+    assert cracked.parent == parent and env.world.objects[parent].type != "Pan"
+
+
+def test_a_butterknife_slices_like_a_knife() -> None:
+    env = env_for(KITCHEN)
+    grab(env, "ButterKnife")
+    ok(env, "FIND Tomato", "SLICE Tomato")
+    assert env.layer.instances("TomatoSliced") and not env.layer.instances("Tomato")
+
+
+def test_a_sliced_whole_is_known_as_already_sliced() -> None:
+    env = env_for(KITCHEN)
+    grab(env, "Knife")
+    ok(env, "FIND Tomato", "SLICE Tomato")
+    refused(env, "SLICE Tomato", INCOMPATIBILITY, "The Tomato is already sliced.")
+    info = turn(env, "FIND Tomato")  # the harness: an invalid-object turn ("Object is already sliced")
+    assert not info["success"] and info["kind"] == INVALID_OBJECT and info["category"] is None
+    assert info["message"] == "The Tomato is already sliced; look for its pieces (TomatoSliced)."
+    ok(env, "FIND TomatoSliced", "PUT CounterTop")
+    refused(env, "PICKUP Tomato", VISIBILITY, "Cannot pick up Tomato as it is not visible.")
+
+
+def test_the_coffee_machine_needs_a_clean_empty_mug() -> None:
+    env = env_for(KITCHEN)
+    ok(env, "FIND CoffeeMachine")
+    refused(env, "TOGGLE_ON CoffeeMachine", INCOMPATIBILITY, "The CoffeeMachine holds no Mug; it makes coffee only "
+                                                             "into a clean, empty Mug.")
+    mug = one(env, "Mug")
+    env.world.set(mug.id, is_dirty=True, fill="coffee")
+    grab(env, "Mug")
+    ok(env, "FIND CoffeeMachine", "PUT CoffeeMachine")
+    refused(env, "TOGGLE_ON CoffeeMachine", INCOMPATIBILITY, "The Mug in the CoffeeMachine is not empty; it makes "
+                                                             "coffee only into a clean, empty Mug.")
+    env.world.set(mug.id, fill=None)
+    refused(env, "TOGGLE_ON CoffeeMachine", INCOMPATIBILITY, "The Mug in the CoffeeMachine is dirty; it makes coffee "
+                                                             "only into a clean, empty Mug.")
+    env.world.set(mug.id, is_dirty=False)
+    ok(env, "TOGGLE_ON CoffeeMachine", "TOGGLE_OFF CoffeeMachine")
+    assert one(env, "Mug").fill == "coffee"
 
 
 def test_the_stove_cooks_only_a_pan_on_a_burner() -> None:
@@ -160,6 +199,14 @@ def test_toaster_toasts_and_coffee_machine_fills() -> None:
     assert one(env, "Mug").fill == "coffee"
 
 
+def test_a_cup_in_the_coffee_machine_makes_no_coffee() -> None:
+    env = env_for(KITCHEN)  # our catalog lets no Cup in; on AI2-THOR one may be there
+    assert move_into(env.world, one(env, "Cup").id, one(env, "CoffeeMachine").id)
+    ok(env, "FIND CoffeeMachine")
+    refused(env, "TOGGLE_ON CoffeeMachine", INCOMPATIBILITY, "The CoffeeMachine holds a Cup, not a Mug; it makes "
+                                                             "coffee only into a clean, empty Mug.")
+
+
 def test_the_faucet_runs_only_over_dishes_and_cleaning_needs_sponge_water_and_sink() -> None:
     env = env_for(KITCHEN)
     mug = one(env, "Mug")
@@ -173,8 +220,8 @@ def test_the_faucet_runs_only_over_dishes_and_cleaning_needs_sponge_water_and_si
     put_in_sink(env, "Mug")
     grab(env, "Tomato")
     ok(env, "FIND SinkBasin", "PUT SinkBasin")
-    refused(env, "TOGGLE_ON Faucet", INCOMPATIBILITY,
-            "The Faucet cannot run while the SinkBasin holds Tomato; only dishes and cookware may be in it.")
+    refused(env, "TOGGLE_ON Faucet", INCOMPATIBILITY, "The Faucet cannot run while the SinkBasin holds Tomato; "
+                                                      "only dishes, cookware and the DishSponge may be in it.")
     ok(env, "PICKUP Tomato", "PUT CounterTop")
     grab(env, "DishSponge")
     ok(env, "FIND SinkBasin")
@@ -182,6 +229,26 @@ def test_the_faucet_runs_only_over_dishes_and_cleaning_needs_sponge_water_and_si
     ok(env, "TOGGLE_ON Faucet", "CLEAN Mug")
     assert not one(env, "Mug").is_dirty
     ok(env, "CLEAN Mug", "TOGGLE_OFF Faucet")  # scrubbing a clean Mug again is allowed and changes nothing
+
+
+def test_a_dish_sponge_in_the_basin_does_not_block_the_faucet() -> None:
+    env = env_for(KITCHEN)
+    put_in_sink(env, "DishSponge")
+    ok(env, "TOGGLE_ON Faucet")
+    assert one(env, "Faucet").is_toggled
+
+
+def test_water_is_poured_out_of_dishes_after_a_toggle_off() -> None:
+    env = env_for(KITCHEN)
+    world = env.world
+    world.set(one(env, "Mug").id, fill="water")
+    world.set(one(env, "Pot").id, fill="water")
+    world.set(one(env, "Cup").id, fill="coffee")
+    put_in_sink(env, "Bowl")
+    ok(env, "TOGGLE_ON Faucet")
+    assert one(env, "Mug").fill == "water"
+    ok(env, "TOGGLE_OFF Faucet")
+    assert (one(env, "Mug").fill, one(env, "Pot").fill, one(env, "Cup").fill) == (None, None, "coffee")
 
 
 def test_drink_needs_a_held_filled_container_and_leaves_it_dirty() -> None:

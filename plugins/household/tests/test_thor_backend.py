@@ -96,3 +96,33 @@ def test_missing_ai2thor_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> No
 def test_unknown_backend() -> None:
     with pytest.raises(ValueError, match="household"):
         make_controller("unity", "FloorPlan1")
+
+
+def test_asgards_named_rules_leave_the_kitchen_rules_as_they_were() -> None:
+    from suite_household.rules import (
+        coffee_needs_clean_empty_mug,
+        faucet_needs_clear_basin,
+        faucet_tolerates_sponge,
+        slice_anywhere_but_egg_on_flat_surface,
+        slice_on_flat_surface,
+    )
+    from suite_household.world import Agent, Obj, Room, Scene, World
+
+    def obj(oid: str, otype: str, x: float = 0.0, parent: str | None = None, **state: object) -> Obj:
+        return Obj(id=oid, type=otype, name=oid, center=(x, 1.0, 0.0), size=(0.1, 0.1, 0.1), parent=parent,
+                   **state)
+
+    objects = (obj("basin", "SinkBasin"), obj("faucet", "Faucet"), obj("sponge", "DishSponge", parent="basin"),
+               obj("counter", "CounterTop", 2.0), obj("egg", "Egg", 2.0, parent="counter"),
+               obj("machine", "CoffeeMachine", 3.0), obj("mug", "Mug", 3.0, parent="machine", is_dirty=True))
+    room = Room("r", "Kitchen", -1, -1, 4, 1)
+    world = World(Scene("s", 0, (room,), (), (), objects, Agent(0.0, 0.5, 0.0, 0.0, True)))
+    faucet, egg, machine = (world.objects[i] for i in ("faucet", "egg", "machine"))
+    blocked = faucet_needs_clear_basin(world, "ToggleObjectOn", faucet, {})
+    assert blocked == "DishSponge in the SinkBasin blocks the Faucet"
+    assert faucet_tolerates_sponge(world, "ToggleObjectOn", faucet, {}) is None
+    assert slice_on_flat_surface(world, "SliceObject", egg, {}) == "The Egg must be in a Pan before it is cracked"
+    assert slice_anywhere_but_egg_on_flat_surface(world, "SliceObject", egg, {}) is None
+    assert coffee_needs_clean_empty_mug(world, "ToggleObjectOn", machine, {}) == "The Mug in the CoffeeMachine is dirty"
+    world.set("mug", is_dirty=False)
+    assert coffee_needs_clean_empty_mug(world, "ToggleObjectOn", machine, {}) is None
