@@ -91,7 +91,8 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
     data_dir = Path(config.data_dir)
     inventories = load_inventories(find_inventory_file(data_dir, config.get("item_cache")))
     generated = (data_dir / PACK_MANIFEST).is_file()
-    prompt = {"condition": condition.to_dict(), "prompt_dir": config.get("prompt_dir")}
+    prompt = {"condition": condition.to_dict(), "prompt_dir": config.get("prompt_dir"),
+              "common_sense": bool(config.get("common_sense", False))}
     tasks = []
     for plan in load_plans(data_dir, str(config.get("test_set") or "magt_benchmark")):
         if not _keep(plan, config):

@@ -89,6 +89,14 @@ def examples(condition: Condition, prompt_dir: str | None) -> str:
     return MEMORY_BLOCK.sub(lambda m: m.group(1) if condition.memory else "", text)
 
 
+def world_rules(common_sense: bool, prompt_dir: str | None) -> str:
+    """The world rules as the baseline harness gives them; with `common_sense`, our extra hints after them."""
+    text = load_template("world_rules.txt", prompt_dir).rstrip()
+    if common_sense:
+        text += "\n\n" + load_template("common_sense.txt", prompt_dir).rstrip()
+    return text
+
+
 def prompt_text(task: Task, history: list[StepRecord]) -> str:
     """The whole text of one turn's prompt."""
     condition = Condition(**task.data["condition"])
@@ -99,7 +107,7 @@ def prompt_text(task: Task, history: list[StepRecord]) -> str:
         image_guidance=load_template(f"image_guidance_{condition.images}.txt", prompt_dir).rstrip(),
         objects=", ".join(task.data["objects"]),
         actions=load_template("actions.txt", prompt_dir).rstrip(),
-        world_rules=load_template("world_rules.txt", prompt_dir).rstrip(),
+        world_rules=world_rules(task.data["prompt"].get("common_sense", False), prompt_dir),
         agent_notes=agent_notes(history, condition, prompt_dir).rstrip(),
         instructions=instructions(condition, prompt_dir).rstrip(),
         examples=examples(condition, prompt_dir).rstrip(),

@@ -145,3 +145,29 @@ def test_a_prompt_folder_replaces_templates(tmp_path) -> None:
     assert "Only one rule: be careful." in text and "Cabinet and Drawer:" not in text
     assert "(none yet: this is your first turn)" in text
     assert build_messages(task, Observation(), [])[0]["role"] == "user"
+
+
+def test_the_default_prompt_gives_the_baseline_harness_rules_without_common_sense_hints() -> None:
+    text = text_for("baseline")
+    assert "The Mug must be clean and empty" in text  # the harness's prompt says so
+    for hint in ("CLOSE it before TOGGLE_ON", "it must be closed to switch on", "Put a BreadSliced in it",
+                 "Common sense"):
+        assert hint not in text
+    hinted = prompt_text(task_named(PLAN, condition="baseline", common_sense=True), history())
+    only_default, added = changed(text, hinted)
+    assert not only_default and added[1].startswith("Common sense") and "CLOSE it before TOGGLE_ON" in "\n".join(added)
+
+
+def test_the_papers_decoding_per_model_is_a_named_preset() -> None:
+    from suite.models import benchmark_model_defaults
+
+    cfg = config()
+    assert benchmark_model_defaults(cfg, "asgard") == {"temperature": 0.0, "max_tokens": 8192}
+    cfg.model_preset = "gpt-4o"
+    assert benchmark_model_defaults(cfg, "asgard") == {"temperature": 0.0, "max_tokens": 4096}
+    cfg.model_preset = "claude-opus-4.5"
+    assert benchmark_model_defaults(cfg, "asgard") == {"temperature": 0.0, "max_tokens": 16384,
+                                                       "reasoning_effort": "high"}
+    cfg.model_preset = "gpt-6"
+    with pytest.raises(ConfigError, match="asgard.model_preset: unknown preset 'gpt-6'"):
+        benchmark_model_defaults(cfg, "asgard")
