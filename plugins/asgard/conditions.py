@@ -8,6 +8,9 @@ from typing import Any
 from suite.errors import ConfigError
 
 IMAGE_MODES = ("both", "current", "none")
+#: The paper's Table 6 columns, in its order (other presets follow, by name).
+PAPER_CONDITIONS = ("baseline", "detailed_feedback", "no_feedback", "no_hand", "no_memory", "current_image_only",
+                    "text_only", "text_only_detailed", "text_only_no_feedback")
 FEEDBACK_MODES = ("simple", "detailed", "none")
 
 
@@ -29,6 +32,11 @@ class Condition:
     def to_dict(self) -> dict[str, Any]:
         """A plain dict (stored in task data, run metadata and episode metrics)."""
         return asdict(self)
+
+
+def condition_order(name: str) -> tuple[int, str]:
+    """Sort key: the paper's Table 6 column order, then any other condition by name."""
+    return (PAPER_CONDITIONS.index(name) if name in PAPER_CONDITIONS else len(PAPER_CONDITIONS), name)
 
 
 def resolve_condition(config: Any) -> Condition:

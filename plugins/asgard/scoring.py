@@ -9,11 +9,15 @@ from typing import Any
 from suite.outcomes import PARSE_FAILURE, failure_outcome
 from suite.records import Settlement, Task, Trajectory
 from suite.registry import Cell, DetailTable
+from suite_asgard.conditions import condition_order
 from suite_asgard.termination import END_REASONS, MAX_FAILURES, MAX_REPEATS, MAX_STEPS
 from suite_asgard.vocabulary import TASK_TYPES
 from suite_asgard.world_rules import TURN_KINDS, UNDOABLE, UNDOABLE_CATEGORIES, UNPARSABLE
 
 INFRA = ("model_error", "env_error", "timeout")
+#: Infra outcomes the official harness counts as failed tasks (its API_FAILURE); a crash of its simulator stops
+#: the run instead, so env errors and timeouts stay out of its denominator too.
+HARNESS_FAILED = ("model_error",)
 
 
 def settle(task: Task, trajectory: Trajectory, env: Any) -> Settlement:
@@ -71,16 +75,25 @@ def _median_rate(records: list[dict[str, Any]]) -> tuple[float, int] | None:
     return statistics.median(rates), max(len(v) for v in by_repeat.values())
 
 
-def _cell(records: list[dict[str, Any]]) -> Cell | str:
+def _rate_cell(records: list[dict[str, Any]]) -> Cell | str:
     found = _median_rate(records)
     return "-" if found is None else Cell(f"{found[0]:.1f} (n={found[1]})", sr=found[0], n=found[1])
+
+
+def _cell(records: list[dict[str, Any]]) -> Cell | str:
+    """Our success rate: infra failures are left out of the denominator."""
+    return _rate_cell([r for r in records if r["outcome"] not in INFRA])
+
+
+def _harness_cell(records: list[dict[str, Any]]) -> Cell | str:
+    """The harness's success rate: a model error is a failed task (env errors and timeouts are left out)."""
+    return _rate_cell([{**r, "metrics": {**r["metrics"], "success": r["outcome"] == "success"}} for r in records
+                       if r["outcome"] not in INFRA or r["outcome"] in HARNESS_FAILED])
 
 
 def _groups(records: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for rec in records:
-        if rec["outcome"] in INFRA:
-            continue
         key = (rec["model"] or "-", rec["agent"], str(rec["metrics"].get("condition", "-")))
         groups[key].append(rec)
     return dict(sorted(groups.items()))
@@ -91,17 +104,28 @@ def _pct(part: float, whole: float) -> Cell | str:
 
 
 def detail_tables(records: list[dict[str, Any]]) -> list[DetailTable]:
-    """Success per task type and per condition (medians over repeats), turn outcomes, end reasons, steps."""
+    """Success per task type and per condition (medians over repeats), turn outcomes, end reasons, steps.
+
+    Infra failures are left out of every table but the two columns and the table that reproduce the harness's
+    denominator, where a model error counts as a failed task.
+    """
     groups = _groups(records)
     type_rows, turn_rows, end_rows, step_rows = [], [], [], []
-    conditions = sorted({k[2] for k in groups})
+    conditions = sorted({k[2] for k in groups}, key=condition_order)
     by_model: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
-    for (model, agent, condition), recs in groups.items():
+    harness_by_model: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+    for (model, agent, condition), all_recs in groups.items():
+        recs = [r for r in all_recs if r["outcome"] not in INFRA]
+        harness = _harness_cell(all_recs)
+        if harness != "-":
+            harness_by_model[(model, agent)][condition] = harness
+        if not recs:
+            continue
+        by_model[(model, agent)][condition] = _cell(recs)
         by_type = defaultdict(list)
         for rec in recs:
             by_type[rec["metrics"].get("task_type") or rec["task_category"]].append(rec)
-        type_rows.append([model, agent, condition, _cell(recs), *(_cell(by_type[t]) for t in TASK_TYPES)])
-        by_model[(model, agent)][condition] = _cell(recs)
+        type_rows.append([model, agent, condition, _cell(recs), harness, *(_cell(by_type[t]) for t in TASK_TYPES)])
         turns = {k: sum(r["metrics"].get(f"turns_{k}", 0) for r in recs) for k in ("valid", "invalid_action",
                                                                                   "invalid_object", UNDOABLE,
                                                                                   UNPARSABLE)}
@@ -117,11 +141,16 @@ def detail_tables(records: list[dict[str, Any]]) -> list[DetailTable]:
         extended = sum(r["metrics"].get("extension") != "none" for r in recs)
         step_rows.append([model, agent, condition, len(wins), steps, ratio, extended])
     condition_rows = [[m, a, *(cells.get(c, "-") for c in conditions)] for (m, a), cells in sorted(by_model.items())]
+    harness_rows = [[m, a, *(cells.get(c, "-") for c in conditions)]
+                    for (m, a), cells in sorted(harness_by_model.items())]
     return [
-        DetailTable("Success rate % per task type (median over repeats; n = tasks per repeat)",
-                    ["model", "agent", "condition", "all", *TASK_TYPES], type_rows),
+        DetailTable("Success rate % per task type (median over repeats; n = tasks per repeat; infra failures left "
+                    "out, except in 'all, harness', where a model error is a failed task as in the harness)",
+                    ["model", "agent", "condition", "all", "all, harness", *TASK_TYPES], type_rows),
         DetailTable("Success rate % per condition (the paper's Table 6 layout; median over repeats)",
                     ["model", "agent", *conditions], condition_rows),
+        DetailTable("Success rate % per condition with the harness's denominator (a model error is a failed task; "
+                    "compare these with the paper's Table 6)", ["model", "agent", *conditions], harness_rows),
         DetailTable("Turns: % valid / invalid action / invalid object / undoable / unparsable, and the undoable "
                     "turns' causes (% holding / visibility / incompatibility)",
                     ["model", "agent", "condition", "turns", "valid", "invalid action", "invalid object", "undoable",
