@@ -23,6 +23,8 @@ Schema = Mapping[str, Any] | Path
 
 #: Pieces of JSON Schema that most benchmarks' sections share (use them in a plugin's `config_schema`).
 OPTIONAL_PATH: dict[str, Any] = {"type": ["string", "null"], "minLength": 1}
+#: litellm's `reasoning_effort` levels (a benchmark's defaults or presets may set one).
+REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
 MODEL_DEFAULTS: dict[str, Any] = {
     "type": "object",
     "description": "the benchmark's protocol decoding, used unless model.* is set",
@@ -31,8 +33,26 @@ MODEL_DEFAULTS: dict[str, Any] = {
         "temperature": {"type": "number", "minimum": 0},
         "top_p": {"type": "number", "minimum": 0, "maximum": 1},
         "max_tokens": {"type": "integer", "minimum": 1},
+        "reasoning_effort": {"enum": list(REASONING_EFFORTS)},
     },
 }
+#: `<benchmark>.model_presets`: named decodings laid over `model_defaults` (null drops a default).
+MODEL_PRESETS: dict[str, Any] = {
+    "type": "object",
+    "description": "named decodings laid over model_defaults by <benchmark>.model_preset",
+    "additionalProperties": {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "temperature": {"type": ["number", "null"], "minimum": 0},
+            "top_p": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
+            "max_tokens": {"type": ["integer", "null"], "minimum": 1},
+            "reasoning_effort": {"enum": [None, *REASONING_EFFORTS]},
+        },
+    },
+}
+#: `<benchmark>.model_preset`: null, or the name of one of its model_presets.
+MODEL_PRESET: dict[str, Any] = {"type": ["string", "null"], "minLength": 1}
 
 
 def optional_list(items: Mapping[str, Any]) -> dict[str, Any]:

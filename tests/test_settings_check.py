@@ -58,6 +58,8 @@ def test_a_bad_setting_fails_before_the_run(argv: list[str], expected: str, tmp_
     [
         ("asgard", "asgard.conditions.baseline.images=bth", "did you mean 'both'?"),
         ("asgard", "asgard.env.backend=thor", "asgard.env.backend: 'thor' is not one of household, ai2thor"),
+        ("asgard", "asgard.common_sense=maybe", "asgard.common_sense: 'maybe' is not of type 'boolean'"),
+        ("asgard", "asgard.model_presets.claude-opus-4-5.reasoning_effort=hihg", "did you mean 'high'?"),
         ("agentvqa", "agentvqa.domains=[robotic]", "did you mean 'robotics'?"),
         ("agentvqa", "agentvqa.num_frames=0", "agentvqa.num_frames: 0 is less than the minimum of 1"),
     ],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.settings import MODEL_DEFAULTS, OPTIONAL_PATH, one_of, optional_list
+from suite.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH, one_of, optional_list
 from suite_asgard.conditions import FEEDBACK_MODES, IMAGE_MODES
 from suite_asgard.termination import PROGRESS_RULES
 from suite_asgard.vocabulary import TASK_TYPES
@@ -35,6 +35,7 @@ CONFIG_SCHEMA: dict[str, Any] = {
         "visibility_distance": {"type": "number", "exclusiveMinimum": 0},
         "env": {"type": "object", "properties": {"backend": one_of(BACKENDS)}},
         "prompt_dir": OPTIONAL_PATH,
+        "common_sense": {"type": "boolean"},
         "termination": {
             "type": "object",
             "additionalProperties": False,
@@ -47,5 +48,7 @@ CONFIG_SCHEMA: dict[str, Any] = {
         "condition": {"type": "string", "minLength": 1},
         "conditions": {"type": "object", "additionalProperties": CONDITION},
         "model_defaults": MODEL_DEFAULTS,
+        "model_preset": MODEL_PRESET,
+        "model_presets": MODEL_PRESETS,
     },
 }

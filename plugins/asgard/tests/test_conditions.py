@@ -165,7 +165,7 @@ def test_the_papers_decoding_per_model_is_a_named_preset() -> None:
     assert benchmark_model_defaults(cfg, "asgard") == {"temperature": 0.0, "max_tokens": 8192}
     cfg.model_preset = "gpt-4o"
     assert benchmark_model_defaults(cfg, "asgard") == {"temperature": 0.0, "max_tokens": 4096}
-    cfg.model_preset = "claude-opus-4.5"
+    cfg.model_preset = "claude-opus-4-5"
     assert benchmark_model_defaults(cfg, "asgard") == {"temperature": 0.0, "max_tokens": 16384,
                                                        "reasoning_effort": "high"}
     cfg.model_preset = "gpt-6"
