@@ -1,6 +1,6 @@
 """HoloMind's free-space map: obstacles back-projected from depth, and paths on a 0.25 m lattice through the
-start pose (walked in 0.05 m moves). Unknown space counts as free until seen otherwise; a blocked move marks its
-lattice edge."""
+start pose (walked in 0.05 m moves). Unknown space near the floor seen so far counts as free until seen otherwise;
+a blocked move marks its lattice edge."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ import numpy as np
 
 CELL = 0.1
 LATTICE = 0.25
-CLEARANCE = 0.25
+CLEARANCE = 0.2  # the agent's radius
 STRIDE = 5
 MIN_H, MAX_H = 0.08, 1.9
 SEARCH_RADIUS = 60  # lattice steps around the start
+MARGIN = 1.0  # unknown space counts as free only this close to floor already seen
 
 
 class FreeSpaceMap:
@@ -92,6 +93,7 @@ class FreeSpaceMap:
         """Breadth-first parents of every lattice point reachable from `start` (unknown space is free)."""
         parent: dict[tuple[int, int], tuple[int, int] | None] = {start: None}
         free: dict[tuple[int, int], bool] = {start: True}
+        bounds = self._bounds()
         queue = deque([start])
         while queue:
             cur = queue.popleft()
@@ -102,12 +104,24 @@ class FreeSpaceMap:
                 if frozenset((cur, nxt)) in self.blocked_edges:
                     continue
                 if nxt not in free:
-                    free[nxt] = self._free_point(*self.pos(nxt))
+                    x, z = self.pos(nxt)
+                    inside = bounds[0] <= x <= bounds[2] and bounds[1] <= z <= bounds[3]
+                    free[nxt] = inside and self._free_point(x, z)
                 mid = self.pos(cur), self.pos(nxt)
                 if free[nxt] and self._free_point((mid[0][0] + mid[1][0]) / 2, (mid[0][1] + mid[1][1]) / 2):
                     parent[nxt] = cur
                     queue.append(nxt)
         return parent
+
+    def _bounds(self) -> tuple[float, float, float, float]:
+        """(xmin, zmin, xmax, zmax) of the floor seen so far, grown by MARGIN (the start alone at first)."""
+        if not self.seen_floor:
+            x, z = self.origin
+            return (x - MARGIN, z - MARGIN, x + MARGIN, z + MARGIN)
+        xs = [c[0] for c in self.seen_floor]
+        zs = [c[1] for c in self.seen_floor]
+        return (min(xs) * CELL - MARGIN, min(zs) * CELL - MARGIN, (max(xs) + 1) * CELL + MARGIN,
+                (max(zs) + 1) * CELL + MARGIN)
 
     def frontier(self, parent: dict) -> list[tuple[int, int]]:
         """Reachable lattice points next to never-seen floor, not yet visited, nearest first."""

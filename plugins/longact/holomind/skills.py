@@ -137,7 +137,7 @@ def go_to(body: Body, object_id: str) -> Actions:
     if inst is None:
         return SkillResult(False, f"{object_id} is not in the spatial memory")
     n = 0
-    for near in (NEAR, 1.3):
+    for near in (NEAR, 1.4):
         res = yield from go_to_point(body, inst.position[0], inst.position[2], near)
         n += res.steps
         if not res.ok:
