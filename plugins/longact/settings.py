@@ -37,12 +37,27 @@ CONFIG_SCHEMA: dict[str, Any] = {
             "type": "object",
             "additionalProperties": False,
             "properties": {
-                "n": {"type": "integer", "minimum": 1},
+                "n": {"type": "integer", "minimum": 2},
                 "accumulated": one_of(ACCUMULATED),
                 "axis": one_of(AXES),
             },
         },
         "env": {"type": "object", "properties": {"backend": one_of(BACKENDS)}},
         "model_defaults": MODEL_DEFAULTS,
+    },
+}
+
+_MODULE = {"type": "object", "additionalProperties": False,
+           "properties": {"model": {"type": ["string", "null"], "minLength": 1}}}
+#: what `agent.holomind` accepts (checked when the agent is made, before its first call)
+HOLOMIND_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "modules": {"type": "object", "additionalProperties": False,
+                    "properties": {m: _MODULE for m in ("high_planner", "low_planner", "executor", "critic")}},
+        "max_replans": {"type": "integer", "minimum": 0},
+        "history": {"type": "integer", "minimum": 0},
+        "shared_experience": {"type": "boolean"},
     },
 }

@@ -9,12 +9,18 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, ClassVar
 
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+from omegaconf import DictConfig, OmegaConf
 from suite.agents import Agent, AgentContext, AgentTurn
+from suite.errors import ConfigError
 from suite.records import Action, Observation, StepRecord, Task
+from suite.settings import describe
 from suite_longact.holomind.mapping import FreeSpaceMap
 from suite_longact.holomind.memory import EpisodicMemory, SpatialMemory
 from suite_longact.holomind.modules import CallLog, Modules, module_clients
 from suite_longact.holomind.skills import Body, SkillResult, run_skill
+from suite_longact.settings import HOLOMIND_SCHEMA
 from suite_longact.vocabulary import STOP
 
 MAX_SUBGOALS = 12
@@ -28,6 +34,7 @@ class HoloMindAgent(Agent):
 
     def __init__(self, ctx: AgentContext) -> None:
         section = (ctx.config.get("agent") or {}).get("holomind") or {}
+        check_holomind(section)
         self.clients = module_clients(ctx, section)
         self.max_replans = int(section.get("max_replans", 3))
         self.shared = bool(section.get("shared_experience", False))
@@ -169,6 +176,14 @@ class HoloMindAgent(Agent):
             self.episodic.experience.append(rule)
         if self.shared and rule not in self.pool:
             self.pool.append(rule)
+
+
+def check_holomind(section: Any) -> None:
+    """A one-line ConfigError for the first `agent.holomind` setting its schema refuses."""
+    plain = OmegaConf.to_container(section, resolve=True) if isinstance(section, DictConfig) else dict(section)
+    error = best_match(Draft202012Validator(HOLOMIND_SCHEMA).iter_errors(plain))
+    if error is not None:
+        raise ConfigError(describe(error, "agent.holomind."))
 
 
 _SMALL = frozenset({"Pen", "Pencil", "KeyChain", "CreditCard", "CD", "Watch", "CellPhone", "Fork", "Spoon", "Knife",

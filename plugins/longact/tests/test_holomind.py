@@ -123,3 +123,14 @@ def test_shared_experience_is_opt_in() -> None:
     assert "Open the fridge before placing into it." in make(True).episodic.experience
     assert "Open the fridge before placing into it." not in make(False).episodic.experience
     HoloMindAgent.pool.clear()
+
+
+def test_bad_holomind_settings_fail_in_one_line() -> None:
+    import pytest
+    from suite.errors import ConfigError
+
+    for bad, words in (({"shared_experience": "maybe"}, "agent.holomind.shared_experience"),
+                       ({"modules": {"critc": {"model": "x"}}}, "agent.holomind.modules.critc")):
+        cfg = OmegaConf.create({"agent": {"holomind": bad}})
+        with pytest.raises(ConfigError, match=words.replace(".", r"\.")):
+            HoloMindAgent(AgentContext(None, "longact", cfg, ModelClient("scripted/holo-a")))
