@@ -320,7 +320,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
         store = RunStore(db.parent)
         try:
             meta, counts = store.meta(), store.counts()
-            spent = sum(r["cost_usd"] for r in store.records())
+            spent = sum(s.cost_usd for kinds in store.spend().values() for s in kinds.values())
             status = str(meta.get("status", "?"))
             if status == "running" and not store.in_use():
                 status = "crashed (resume it)"

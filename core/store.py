@@ -11,6 +11,7 @@ import shutil
 import sqlite3
 import threading
 import time
+from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
@@ -18,12 +19,13 @@ from typing import IO, Any
 from suite.errors import SuiteError
 from suite.records import EpisodeRecord
 from suite.schemas import validate
-from suite.traces import ENCODE_ERRORS, TraceWriter, dumps, read_trace
+from suite.traces import ENCODE_ERRORS, Spend, TraceWriter, dumps, read_trace, trace_spend
 
 RECORD_SCHEMA = Path(__file__).parent / "jsonschemas" / "episode_record.schema.json"
 DB_NAME = "run.sqlite"
 LOCK_NAME = ".lock"  # held (flock) by the process running the run
 CONFIG_NAME = "config.yaml"
+SPEND_KINDS = ("finished", "retried", "cut_off")
 
 _SCHEMA_SQL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -60,6 +62,26 @@ def safe_name(episode_id: str) -> str:
     """A file name for an episode id (ids may hold spaces, slashes and brackets)."""
     stem = re.sub(r"[^A-Za-z0-9._-]+", "_", episode_id).strip("_")[:80]
     return f"{stem}-{hashlib.sha1(episode_id.encode()).hexdigest()[:8]}"
+
+
+def _repoint_frames(text: str, stem: str, kept_stem: str) -> str:
+    """A trace's text with its image references moved from `frames/<stem>/` to `frames/<kept_stem>/` (a line
+    a kill cut in half is kept as it is)."""
+    old, new = f"frames/{stem}/", f"frames/{kept_stem}/"
+    lines = []
+    for line in text.splitlines(keepends=True):
+        if old in line:
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError:
+                lines.append(line)
+                continue
+            for image in event.get("images") or []:
+                if str(image.get("path", "")).startswith(old):
+                    image["path"] = new + image["path"][len(old):]
+            line = dumps(event) + "\n"
+        lines.append(line)
+    return "".join(lines)
 
 
 class RunStore:
@@ -206,8 +228,9 @@ class RunStore:
             self.db.executemany("UPDATE episodes SET status='pending', record=NULL, updated_at=? WHERE episode_id=?",
                                 [(now, m[0]) for m in moves])
             self.db.execute("COMMIT")
-        for eid, *_ in moves:  # the kept copies are committed: the next attempt starts with no frames
+        for eid, *_ in moves:  # the kept copies are committed: the next attempt starts with no frames and no trace
             shutil.rmtree(self.root / "frames" / safe_name(eid), ignore_errors=True)
+            self.trace_path(eid).unlink(missing_ok=True)
         return counts
 
     def superseded(self) -> list[dict[str, Any]]:
@@ -225,16 +248,60 @@ class RunStore:
         kept = self.root / "traces" / f"{kept_stem}.jsonl"
         trace = self.trace_path(episode_id)
         if trace.exists():
-            old, new = f"frames/{stem}/", f"frames/{kept_stem}/"
-            lines = []
-            for line in trace.read_text(encoding="utf-8").splitlines():
-                event = json.loads(line)
-                for image in event.get("images") or []:
-                    if str(image.get("path", "")).startswith(old):
-                        image["path"] = new + image["path"][len(old):]
-                lines.append(dumps(event) + "\n")
-            kept.write_text("".join(lines), encoding="utf-8", errors=ENCODE_ERRORS)
+            text = _repoint_frames(trace.read_text(encoding="utf-8"), stem, kept_stem)
+            kept.write_text(text, encoding="utf-8", errors=ENCODE_ERRORS)
         return str(kept.relative_to(self.root))
+
+    def _keep_partial(self, episode_id: str) -> None:
+        """Keep the trace (and frames) an unfinished earlier attempt left, as `<name>.partial-<n>`, before a new
+        attempt starts: its steps and what they spent stay in the run (append-only). The trace is renamed first,
+        so a crash never keeps it twice. A trace left by an attempt that `--retry-infra` superseded (its copy is
+        kept already) is not kept again."""
+        trace, stem = self.trace_path(episode_id), safe_name(episode_id)
+        if not trace.exists():
+            return
+        if self._superseded_leftover(episode_id, trace):
+            return
+        taken = [int(m.group(1)) for p in trace.parent.glob(f"{stem}.partial-*.jsonl")
+                 if (m := re.fullmatch(re.escape(stem) + r"\.partial-(\d+)\.jsonl", p.name))]
+        kept_stem = f"{stem}.partial-{max(taken, default=0) + 1}"
+        kept = trace.with_name(f"{kept_stem}.jsonl")
+        trace.rename(kept)
+        frames = self.root / "frames" / stem
+        if frames.is_dir():
+            frames.rename(frames.with_name(kept_stem))
+            tmp = kept.with_suffix(".tmp")
+            tmp.write_text(_repoint_frames(kept.read_text(encoding="utf-8"), stem, kept_stem), encoding="utf-8",
+                           errors=ENCODE_ERRORS)
+            tmp.replace(kept)
+
+    def _superseded_leftover(self, episode_id: str, trace: Path) -> bool:
+        """Whether `trace` is the finished attempt that `--retry-infra` superseded (a crash kept it from being
+        removed after its copy was committed): it was last written before the episode was reopened."""
+        last = self.db.execute("SELECT MAX(superseded_at) FROM superseded WHERE episode_id=?",
+                               (episode_id,)).fetchone()[0]
+        return last is not None and trace.stat().st_mtime <= last
+
+    def partial_traces(self) -> list[Path]:
+        """Traces of attempts that were cut off (Ctrl-C, `--max-cost`, a crash, a lost Ray actor) and never
+        finished: the kept `*.partial-<n>.jsonl` ones and the current traces of unfinished episodes."""
+        kept = sorted((self.root / "traces").glob("*.partial-*.jsonl"))
+        current = [(e, self.trace_path(e)) for e in self.unfinished()]
+        return kept + [p for e, p in current if p.exists() and not self._superseded_leftover(e, p)]
+
+    def spend(self) -> dict[str, dict[str, Spend]]:
+        """Per benchmark, every token and dollar the run spent: `finished` episodes (their records), `retried`
+        (earlier attempts `--retry-infra` superseded) and `cut_off` (attempts that never finished)."""
+        out: dict[str, dict[str, Spend]] = defaultdict(lambda: {k: Spend() for k in SPEND_KINDS})
+        for kind, records in (("finished", self.records()), ("retried", self.superseded())):
+            for rec in records:
+                out[rec["benchmark"]][kind].add(Spend(1, rec["steps"], rec["prompt_tokens"],
+                                                      rec["completion_tokens"], rec["cost_usd"]))
+        for path in self.partial_traces():
+            benchmark, spent = trace_spend(path)
+            if benchmark is not None:
+                out[benchmark]["cut_off"].add(spent)
+        return dict(out)
 
     def records(self) -> list[dict[str, Any]]:
         """Every finished episode's record, in registration order."""
@@ -246,7 +313,8 @@ class RunStore:
         return self.root / "traces" / f"{safe_name(episode_id)}.jsonl"
 
     def open_trace(self, episode_id: str) -> TraceWriter:
-        """Start an episode's trace afresh (an unfinished attempt's partial trace is replaced)."""
+        """Start an episode's trace afresh (an unfinished attempt's partial trace is kept as `.partial-<n>`)."""
+        self._keep_partial(episode_id)
         return TraceWriter(self.root, self.trace_path(episode_id), safe_name(episode_id))
 
     def read_trace(self, episode_id: str, prompts: bool = True) -> list[dict[str, Any]]:

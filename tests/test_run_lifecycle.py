@@ -49,7 +49,12 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(tmp_path: Path, capsys:
         assert {r["episode_id"]: r for r in store.records()}[eid] == rec
     attempts = dict(store.db.execute("SELECT episode_id, attempts FROM episodes"))
     assert sum(a == 1 for a in attempts.values()) >= finished_before
-    assert _report(crashed, capsys)[0]["benchmarks"] == _report(ref, capsys)[0]["benchmarks"]
+    got, want = _report(crashed, capsys)[0]["benchmarks"]["counter"], _report(ref, capsys)[0]["benchmarks"]["counter"]
+    spend = {"tokens", "cost_usd", "spend"}
+    assert {k: v for k, v in got.items() if k not in spend} == {k: v for k, v in want.items() if k not in spend}
+    assert got["spend"]["finished"] == want["spend"]["finished"]  # the attempts the kill cut off count on top
+    cut = got["spend"]["cut_off"]
+    assert got["tokens"] == want["tokens"] + cut["prompt_tokens"] + cut["completion_tokens"]
 
 
 def test_replay_reports_every_trajectory_identical(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,8 @@ from suite.report.compare import RowKey, compare_rows, metric_value, row_id
 from suite.report.rows import Row, data_identity, place, tag_rows
 from suite.report.selection import run_selection
 from suite.report.stats import CI_METHOD, MIN_RELIABLE_N, bootstrap_ci, bootstrap_macro_ci, finite_or_none
-from suite.store import RunStore, distinct_runs
+from suite.store import SPEND_KINDS, RunStore, distinct_runs
+from suite.traces import Spend
 
 REPORT_FORMAT = "embodied-suite.report/1"
 log = logging.getLogger("suite.report")
@@ -31,8 +33,10 @@ def _metric_values(records: list[dict[str, Any]], name: str, group: str | None =
 
 
 def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[str, Any]], unfinished: int,
-                        resamples: int, confidence: float, seed: int) -> dict[str, Any]:
-    """One benchmark's column group: headline metrics with CIs, outcome counts, data sources."""
+                        resamples: int, confidence: float, seed: int, spend: dict[str, Spend]) -> dict[str, Any]:
+    """One benchmark's column group: headline metrics with CIs, outcome counts, data sources, and what it spent
+    (`spend`: finished, retried and cut-off attempts, see RunStore.spend)."""
+    spend = {kind: spend.get(kind, Spend()) for kind in SPEND_KINDS}
     spec = host.registry.benchmarks.get(bench) if host else None
     outcomes = dict.fromkeys(OUTCOMES, 0)
     for rec in records:
@@ -56,8 +60,9 @@ def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[
         "metrics": metrics,
         "outcomes": outcomes,
         "infra_failures": sum(outcomes[o] for o in INFRA_OUTCOMES),
-        "cost_usd": round(sum(r["cost_usd"] for r in records), 6),
-        "tokens": sum(r["prompt_tokens"] + r["completion_tokens"] for r in records),
+        "cost_usd": round(sum(s.cost_usd for s in spend.values()), 6),
+        "tokens": sum(s.tokens for s in spend.values()),
+        "spend": {kind: {**asdict(s), "cost_usd": round(s.cost_usd, 6)} for kind, s in spend.items()},
     }
 
 
@@ -66,6 +71,7 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
     """The whole report as a JSON-ready dict (format `embodied-suite.report/1`, see docs/report.md)."""
     groups: dict[RowKey, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     unfinished: dict[RowKey, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    spend: dict[RowKey, dict[str, dict[str, Spend]]] = defaultdict(lambda: defaultdict(dict))
     runs, placed = [], []
     members: dict[RowKey, list[RunStore]] = defaultdict(list)
     for run_dir in distinct_runs(run_dirs):
@@ -80,7 +86,7 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
     notes = tag_rows(placed)
     all_records: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in placed:
-        _collect(row, members[row.key], groups[row.key], unfinished[row.key], all_records)
+        _collect(row, members[row.key], groups[row.key], unfinished[row.key], spend[row.key], all_records)
     rows = []
     for row in placed:
         benches = groups[row.key]
@@ -88,7 +94,7 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
         rows.append({
             **row_id(row.key), "data": {b: row.data[b] for b in sorted(row.data)}, "data_tag": row.tag,
             "benchmarks": {b: summarize_benchmark(host, b, benches.get(b, []), unfinished[row.key][b],
-                                                  resamples, confidence, seed) for b in names},
+                                                  resamples, confidence, seed, spend[row.key][b]) for b in names},
         })
     details = {}
     for bench, records in sorted(all_records.items()):
@@ -105,8 +111,9 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
 
 
 def _collect(row: Row, stores: list[RunStore], groups: dict[str, list[dict[str, Any]]], unfinished: dict[str, int],
-             all_records: dict[str, list[dict[str, Any]]]) -> None:
-    """Read a row's runs into its benchmark groups (and the plugins' detail tables), warning of shared episodes."""
+             spend: dict[str, dict[str, Spend]], all_records: dict[str, list[dict[str, Any]]]) -> None:
+    """Read a row's runs into its benchmark groups (and the plugins' detail tables) and what they spent, warning of
+    shared episodes."""
     seen: dict[str, Path] = {}
     shared: dict[tuple[Path, Path], int] = defaultdict(int)
     # plugins' detail tables group by model and agent: a row's label and data letter go with the agent
@@ -121,6 +128,9 @@ def _collect(row: Row, stores: list[RunStore], groups: dict[str, list[dict[str, 
         query = "SELECT benchmark, COUNT(*) FROM episodes WHERE status!='done' GROUP BY 1"
         for bench, count in store.db.execute(query):
             unfinished[bench] += count
+        for bench, kinds in store.spend().items():
+            for kind, spent in kinds.items():
+                spend[bench].setdefault(kind, Spend()).add(spent)
         store.close()
     for (first, second), count in shared.items():
         log.warning("%d episode(s) of %s are also in %s, with the same model, agent, label and data: both copies "
