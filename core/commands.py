@@ -262,12 +262,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
     OmegaConf.update(cfg, "run.plugins", benchmarks)
     for bench in benchmarks:
         host.registry.agent("oracle", bench)
-    out = args.out or str(Path(tempfile.mkdtemp(prefix="suite-validate-")) / "run")
-    session, tasks = start_session(host, cfg, out)
-    err_console.print(f"schema check passed: {len(tasks)} tasks in {', '.join(benchmarks)}", highlight=False)
-    status = execute_session(session, tasks)
-    records = session.store.records()
-    session.store.close()
+    with tempfile.TemporaryDirectory(prefix="suite-validate-") as scratch:  # the oracle run, unless --out keeps it
+        session, tasks = start_session(host, cfg, args.out or str(Path(scratch) / "run"))
+        err_console.print(f"schema check passed: {len(tasks)} tasks in {', '.join(benchmarks)}", highlight=False)
+        status = execute_session(session, tasks)
+        records = session.store.records()
+        session.store.close()
     if status != "complete":
         return EXIT_INTERRUPTED
     ok = True
@@ -281,7 +281,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if r["outcome"] != "success":
                 err_console.print(f"unsolved {r['episode_id']}: {r['outcome']}: {r['failure_reason']}", highlight=False)
     print_table("Oracle validation", ["benchmark", "solved", "rate"], rows)
-    err_console.print(f"oracle run folder: {out}", highlight=False)
+    if args.out:
+        err_console.print(f"oracle run folder: {args.out}", highlight=False)
     return 0 if ok else 1
 
 
@@ -321,8 +322,8 @@ def cmd_runs(args: argparse.Namespace) -> int:
         try:
             meta, counts = store.meta(), store.counts()
             spent = sum(s.cost_usd for kinds in store.spend().values() for s in kinds.values())
-            status = str(meta.get("status", "?"))
-            if status == "running" and not store.in_use():
+            status = store.status()
+            if status == "crashed":
                 status = "crashed (resume it)"
         finally:
             store.close()

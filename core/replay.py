@@ -43,13 +43,13 @@ def replay_run(root: Path, out: str | None = None) -> tuple[int, int, list[str]]
     replies = {r["episode_id"]: [s.get("reply") for s in _steps(old, r["episode_id"])] for r in records}
     cfg.run.tasks = ",".join(r["episode_id"] for r in records) or "-"
     cfg.run.limit = None
-    target = out or str(Path(tempfile.mkdtemp(prefix="suite-replay-")) / "run")
     register_replay(replies, name=REPLAY_MODEL)
     model = ModelClient(f"scripted/{REPLAY_MODEL}", cache=None)  # the recorded replies through litellm, no cache
-    session, tasks = start_session(build_host(), cfg, target, model=model)
-    execute_session(session, tasks)
-    new_records = {r["episode_id"]: r for r in session.store.records()}
-    diffs = [d for r in records if (d := _compare(old, session.store, r, new_records.get(r["episode_id"])))]
-    session.store.close()
+    with tempfile.TemporaryDirectory(prefix="suite-replay-") as scratch:  # the replayed run, unless --out keeps it
+        session, tasks = start_session(build_host(), cfg, out or str(Path(scratch) / "run"), model=model)
+        execute_session(session, tasks)
+        new_records = {r["episode_id"]: r for r in session.store.records()}
+        diffs = [d for r in records if (d := _compare(old, session.store, r, new_records.get(r["episode_id"])))]
+        session.store.close()
     old.close()
     return len(records) - len(diffs), len(records), diffs

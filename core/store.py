@@ -137,6 +137,12 @@ class RunStore:
             fcntl.flock(handle, fcntl.LOCK_UN)
         return False
 
+    def status(self) -> str:
+        """The run's status as every command shows it: the stored one (`running`, `complete`, `stopped`,
+        `interrupted`), except that a run marked running that no live process holds has `crashed`."""
+        status = str(self.meta().get("status", "unknown"))
+        return "crashed" if status == "running" and not self.in_use() else status
+
     def set_meta(self, **values: Any) -> None:
         """Store run metadata values (JSON)."""
         with self._lock:

@@ -81,7 +81,7 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
         row = place(placed, (str(meta.get("model")), str(meta.get("agent")), str(meta.get("label") or "")), data)
         members[row.key].append(store)
         runs.append({"path": str(run_dir), "model": meta.get("model"), "agent": meta.get("agent"),
-                     "status": meta.get("status"), "data": meta.get("data", {}), "counts": store.counts(),
+                     "status": store.status(), "data": meta.get("data", {}), "counts": store.counts(),
                      "superseded": len(store.superseded()), "selection": run_selection(run_dir, meta)})
     notes = tag_rows(placed)
     all_records: dict[str, list[dict[str, Any]]] = defaultdict(list)
