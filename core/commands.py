@@ -18,7 +18,7 @@ from suite.progress import RunProgress
 from suite.records import INFRA_OUTCOMES
 from suite.report import render, summarize
 from suite.runinfo import RunInfo
-from suite.store import CONFIG_NAME, DB_NAME, RunStore
+from suite.store import CONFIG_NAME, DB_NAME, STAGING_PREFIX, RunStore
 
 EXIT_INTERRUPTED = 130
 EXIT_STOPPED = 3
@@ -92,14 +92,17 @@ def start_session(
     model = model or _model_client(cfg, host, benchmarks)
     choices = runner.resolve_data(host, cfg, benchmarks)
     tasks, selection = runner.plan_tasks(host, cfg, benchmarks)
-    root = runner.new_run_dir(out)
-    store = RunStore(root, create=True)
-    store.lock()
-    OmegaConf.update(cfg, "run.out", str(root))  # the saved config says where the run is
-    runner.save_config(cfg, root)
     meta = runner.run_metadata(host, cfg, benchmarks, choices)
-    store.set_meta(**meta, selection=selection, created_at=time.time(), status="running")
-    store.add_episodes((t.key, t.benchmark, t.id) for t in tasks)
+
+    def fill(store: RunStore, root: Path) -> None:
+        OmegaConf.update(cfg, "run.out", str(root))  # the saved config says where the run is
+        runner.save_config(cfg, store.root)
+        store.set_meta(**meta, selection=selection, created_at=time.time(), status="running",
+                       planned_episodes=len(tasks))
+        store.add_episodes((t.key, t.benchmark, t.id) for t in tasks)
+
+    store = RunStore.create(runner.run_dir_names(out), fill)
+    root = store.root
     info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)
     labels = {b: c.label for b, c in choices.items()}
     return runner.RunSession(host, cfg, store, info, labels, model=model), tasks
@@ -108,6 +111,10 @@ def start_session(
 def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tuple[runner.RunSession, list]:
     """Reopen a run folder and plan only its unfinished episodes."""
     store = RunStore(root)
+    problem = store.creation_problem()
+    if problem:
+        store.close()
+        raise SuiteError(f"{root} is not a whole run: {problem} (its creation was cut off); start a new run")
     store.lock()
     saved = configmod.load_saved(root / CONFIG_NAME)
     cfg = saved.copy()
@@ -318,6 +325,8 @@ def cmd_runs(args: argparse.Namespace) -> int:
     root = existing_dir(args.root)
     rows = []
     for db in sorted(root.rglob(DB_NAME)):
+        if any(part.startswith(STAGING_PREFIX) for part in db.relative_to(root).parts):
+            continue  # a run folder being created (or whose creation died): not a run
         store = RunStore(db.parent)
         try:
             meta, counts = store.meta(), store.counts()

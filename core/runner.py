@@ -8,7 +8,7 @@ import random
 import subprocess
 import time
 from collections import Counter
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cached_property
@@ -28,7 +28,7 @@ from suite.progress import RunProgress
 from suite.records import EpisodeRecord, Observation, StepRecord, Task
 from suite.runinfo import RunInfo
 from suite.sampling import stratified_sample
-from suite.store import CONFIG_NAME, RunStore
+from suite.store import CONFIG_NAME, DB_NAME, RunStore
 from suite.traces import TraceWriter
 
 
@@ -298,24 +298,20 @@ def run_metadata(host: PluginHost, cfg: DictConfig, benchmarks: list[str],
     }
 
 
-def new_run_dir(out: str | None) -> Path:
-    """A fresh run folder: `--out` as given, or runs/<UTC timestamp> (with `-2`, `-3`... if that one is taken)."""
+def run_dir_names(out: str | None) -> Iterator[Path]:
+    """Where a new run may go, in order of preference: `--out` as given (absent or an empty folder), or
+    runs/<UTC timestamp>, then with `-2`, `-3`... (RunStore.create takes the first that is free)."""
     if out and out != "runs":
         path = Path(out)
-        if (path / "run.sqlite").exists():
+        if (path / DB_NAME).exists():
             raise SuiteError(f"{path} already holds a run; use --resume {path} or another --out")
-        return path
-    parent = Path(out or "runs")
-    parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() and (not path.is_dir() or any(path.iterdir())):
+            raise SuiteError(f"{path} exists and is not an empty folder; choose another --out")
+        yield path
+        return
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     for n in range(1, 1000):
-        path = parent / (stamp if n == 1 else f"{stamp}-{n}")
-        try:
-            path.mkdir()  # atomic: two runs started in the same second get different folders
-        except FileExistsError:
-            continue
-        return path
-    raise SuiteError(f"no free run folder name under {parent} for {stamp}")
+        yield Path(out or "runs") / (stamp if n == 1 else f"{stamp}-{n}")
 
 
 def make_executor(name: str) -> Any:

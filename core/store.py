@@ -7,12 +7,13 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import shutil
 import sqlite3
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
@@ -25,6 +26,7 @@ RECORD_SCHEMA = Path(__file__).parent / "jsonschemas" / "episode_record.schema.j
 DB_NAME = "run.sqlite"
 LOCK_NAME = ".lock"  # held (flock) by the process running the run
 CONFIG_NAME = "config.yaml"
+STAGING_PREFIX = ".creating-"  # a run folder being created (renamed to its name once whole)
 SPEND_KINDS = ("finished", "retried", "cut_off")
 
 _SCHEMA_SQL = """
@@ -84,6 +86,19 @@ def _repoint_frames(text: str, stem: str, kept_stem: str) -> str:
     return "".join(lines)
 
 
+def _locked(path: Path) -> bool:
+    """Whether a live process holds the lock file at `path` (flock)."""
+    if not path.exists():
+        return False
+    with path.open("a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(handle, fcntl.LOCK_UN)
+    return False
+
+
 class RunStore:
     """One run folder; writes are append-only and transactional, so a crash loses nothing finished."""
 
@@ -96,10 +111,65 @@ class RunStore:
         (self.root / "traces").mkdir(exist_ok=True)
         self._lock = threading.Lock()
         self._lock_file: IO[str] | None = None
-        self.db = sqlite3.connect(self.root / DB_NAME, check_same_thread=False, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(_SCHEMA_SQL)
+        self.db = self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.root / DB_NAME, check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.executescript(_SCHEMA_SQL)
+        return db
+
+    @classmethod
+    def create(cls, names: Iterable[Path], fill: Callable[[RunStore, Path], None]) -> RunStore:
+        """Create a run folder atomically, locked by this process: `fill(store, root)` writes its config, metadata
+        and episode list under a hidden temporary name beside it, which is then renamed to the first of `names`
+        that is free (`fill` runs again if a race took the name). A crash leaves either a whole run or no folder
+        (only a hidden `.creating-*` one that `suite runs` skips and the next run created there removes)."""
+        names = iter(names)
+        root = next(names)
+        root.parent.mkdir(parents=True, exist_ok=True)
+        for stale in root.parent.glob(f"{STAGING_PREFIX}*"):
+            if stale.is_dir() and not _locked(stale / LOCK_NAME):
+                shutil.rmtree(stale, ignore_errors=True)
+        staging = root.parent / f"{STAGING_PREFIX}{root.name}-{os.getpid()}-{secrets.token_hex(4)}"
+        store = cls(staging, create=True)
+        try:
+            store.lock()
+            while True:
+                fill(store, root)
+                store.db.close()  # SQLite refuses writes to a database whose file was renamed under it
+                try:
+                    staging.rename(root)  # fails if `root` holds anything (an empty folder is replaced)
+                    break
+                except OSError as exc:
+                    store.db = store._connect()
+                    following = next(names, None)
+                    if following is None:
+                        raise SuiteError(f"cannot create the run folder {root}: {exc.strerror}") from None
+                    root = following
+            store.root = root
+            store.db = store._connect()
+        except BaseException:
+            store.close()
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        return store
+
+    def creation_problem(self) -> str | None:
+        """Why this folder is not a whole run (a process died while creating it, before runs were created
+        atomically), or None."""
+        meta = self.meta()
+        if not (self.root / CONFIG_NAME).is_file():
+            return f"it has no {CONFIG_NAME}"
+        if "benchmarks" not in meta:
+            return "its metadata was never written"
+        planned, registered = meta.get("planned_episodes"), sum(self.counts().values())
+        if not registered:
+            return "its episode list was never written"
+        if planned is not None and registered != planned:
+            return f"its episode list holds {registered} of {planned} episodes"
+        return None
 
     def close(self) -> None:
         """Close the database (and give up the run lock, if held)."""
@@ -126,16 +196,7 @@ class RunStore:
 
     def in_use(self) -> bool:
         """Whether a live process holds the run's lock (a run marked running without one has crashed)."""
-        path = self.root / LOCK_NAME
-        if not path.exists():
-            return False
-        with path.open("a+") as handle:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                return True
-            fcntl.flock(handle, fcntl.LOCK_UN)
-        return False
+        return _locked(self.root / LOCK_NAME)
 
     def status(self) -> str:
         """The run's status as every command shows it: the stored one (`running`, `complete`, `stopped`,

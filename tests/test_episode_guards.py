@@ -18,7 +18,7 @@ from suite.errors import SuiteError
 from suite.loop import TraceSink, run_episode, settlement_problem
 from suite.records import Action, Observation, Settlement, StepResult, Task
 from suite.report import summarize
-from suite.runner import new_run_dir
+from suite.runner import run_dir_names
 from suite.store import RunStore
 from suite_template.plugin import HERE as TEMPLATE_DIR
 
@@ -77,8 +77,11 @@ def episode(host: ProbeHost, agent: Agent, timeout_s: float | None = None) -> An
 def test_runs_started_in_the_same_second_get_their_own_folders(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    folders = {new_run_dir(None) for _ in range(3)}
+    stores = [RunStore.create(run_dir_names(None), lambda store, root: store.set_meta(out=str(root)))
+              for _ in range(3)]
+    folders = {s.root for s in stores}
     assert len(folders) == 3 and all(f.is_dir() and f.parent == Path("runs") for f in folders)
+    assert all(s.meta()["out"] == str(s.root) for s in stores)  # filled again for the name it got
 
 
 def test_a_run_folder_is_run_by_one_process_at_a_time(tmp_path: Path) -> None:
