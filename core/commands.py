@@ -369,7 +369,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     identical, total, diffs = replay_run(existing_dir(args.run), args.out)
     for diff in diffs[:20]:
         err_console.print(f"differs: {diff}", highlight=False, markup=False)
-    console.print(f"{identical}/{total} trajectories identical", highlight=False)
+    shown = f" ({min(20, len(diffs))} shown above)" if diffs else ""
+    console.print(f"{identical}/{total} trajectories identical, {total - identical} differ{shown}", highlight=False)
     return 0 if identical == total else 1
 
 

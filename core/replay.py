@@ -8,27 +8,42 @@ from typing import Any
 
 from suite import config as configmod
 from suite.plugins import build_host
+from suite.records import INFRA_OUTCOMES
 from suite.store import CONFIG_NAME, RunStore
 
 REPLAY_MODEL = "replay"
 COMPARED_STEP_FIELDS = ("action", "reply", "feedback", "done", "info")
+COMPARED_RECORD_FIELDS = ("outcome", "metrics", "steps", "end_reason")
 
 
-def _steps(store: RunStore, episode_id: str) -> list[dict[str, Any]]:
-    return [e for e in store.read_trace(episode_id, prompts=False) if e.get("type") == "step"]
+def _events(store: RunStore, episode_id: str) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """An episode's step lines and its end line (None if the trace has none)."""
+    events = store.read_trace(episode_id, prompts=False)
+    return [e for e in events if e["type"] == "step"], next((e for e in events if e["type"] == "end"), None)
 
 
 def _compare(old: RunStore, new: RunStore, old_rec: dict[str, Any], new_rec: dict[str, Any] | None) -> str | None:
+    """Why the replayed episode differs from the recorded one (None when every step's action, reply, feedback and
+    the settlement are equal). A replay that could not run the episode to its end (no recorded reply for a call,
+    an infra failure of its own) is a difference, whatever the recorded episode's outcome was."""
     eid = old_rec["episode_id"]
     if new_rec is None:
         return f"{eid}: not finished in the replay"
-    for key in ("outcome", "metrics", "steps", "end_reason"):
+    if new_rec["outcome"] in INFRA_OUTCOMES:
+        return f"{eid}: the replay ended in {new_rec['outcome']}: {new_rec['failure_reason']}"
+    for key in COMPARED_RECORD_FIELDS:
         if old_rec[key] != new_rec[key]:
             return f"{eid}: {key} {old_rec[key]!r} != {new_rec[key]!r}"
-    for a, b in zip(_steps(old, eid), _steps(new, eid), strict=True):
+    (old_steps, old_end), (new_steps, new_end) = _events(old, eid), _events(new, eid)
+    if len(old_steps) != len(new_steps):
+        return f"{eid}: {len(old_steps)} steps in the recorded trace, {len(new_steps)} in the replay"
+    for a, b in zip(old_steps, new_steps, strict=True):
         for key in COMPARED_STEP_FIELDS:
             if a.get(key) != b.get(key):
                 return f"{eid}: step {a['index']} {key} {a.get(key)!r} != {b.get(key)!r}"
+    settled = [(end or {}).get("settlement") for end in (old_end, new_end)]
+    if settled[0] is None or settled[0] != settled[1]:
+        return f"{eid}: settlement {settled[0]!r} != {settled[1]!r}"
     return None
 
 
@@ -40,7 +55,7 @@ def replay_run(root: Path, out: str | None = None) -> tuple[int, int, list[str]]
     old = RunStore(root)
     cfg = configmod.load_saved(root / CONFIG_NAME)
     records = old.records()
-    replies = {r["episode_id"]: [s.get("reply") for s in _steps(old, r["episode_id"])] for r in records}
+    replies = {r["episode_id"]: [s.get("reply") for s in _events(old, r["episode_id"])[0]] for r in records}
     cfg.run.tasks = ",".join(r["episode_id"] for r in records) or "-"
     cfg.run.limit = None
     register_replay(replies, name=REPLAY_MODEL)
