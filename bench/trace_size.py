@@ -1,6 +1,7 @@
 """Trace bytes per step of a 2,000-step episode (target: under 5 KB per step, images excluded).
 
-Run: `python bench/trace_size.py [--json] [--steps N] [--dir DIR]` (about 15 s on 2 cores).
+Run: `python bench/trace_size.py [--json] [--steps N] [--dir DIR] [--longact]` (about 20 s on 2 cores; with
+`--longact` about a minute more).
 
 The episode runs through the real suite path (run folder, local executor, the one episode loop, the `direct`
 agent, `ModelClient` and litellm with a `scripted/` model, cache off) on this script's own `longrun` benchmark,
@@ -9,6 +10,10 @@ every step sends a fixed system message of rules (about 2.4 KB) and one user mes
 whole history of earlier actions and their feedback (it grows every step, without a window), and the current
 observation (about 0.6 KB); the model answers with a thought and an action. Images are stored as PNG files
 beside the trace and are not part of the figure (this benchmark has none).
+
+`--longact` also runs a real benchmark, LongAct (its shipped pack's first episode, `longact.max_steps` set to
+the steps, images off as they are not part of the figure), with a scripted model that walks and turns, and adds
+`longact_trace_bytes_per_step`, `longact_prompt_bytes_per_step` and `longact_inline_bytes_per_step`.
 
 Printed (JSON keys): `trace_bytes_per_step` (the trace file's size over the steps), `steps`, `trace_bytes`,
 `prompt_bytes_per_step` (the mean size of the prompt sent, as JSON), `inline_bytes_per_step` (what the trace
@@ -116,6 +121,47 @@ def settle(benchmark: str, task: Task, trajectory: Any, env: Walker) -> Settleme
     return Settlement("agent_failure", {"success": False})
 
 
+def trace_figures(store: Any, episode_id: str, steps: int) -> dict[str, Any]:
+    """Bytes per step of an episode's trace as stored, of the prompts it sent, and of the trace with every prompt
+    written whole into its step."""
+    events = store.read_trace(episode_id)
+    prompt_bytes = sum(len(json.dumps(e["prompt"], ensure_ascii=False).encode()) for e in events
+                       if e["type"] == "step")
+    inline = sum(len(json.dumps({k: v for k, v in e.items() if k != "messages"}, ensure_ascii=False).encode()) + 1
+                 for e in events)
+    size = store.trace_path(episode_id).stat().st_size
+    return {"trace_bytes_per_step": round(size / steps, 1), "steps": steps, "trace_bytes": size,
+            "prompt_bytes_per_step": round(prompt_bytes / steps, 1), "inline_bytes_per_step": round(inline / steps, 1)}
+
+
+def longact_reply(messages: list[dict[str, Any]]) -> str:
+    """Walk ahead, turning now and then (LongAct's JSON action)."""
+    step = int(messages[-1]["content"][0]["text"].split("Step ", 1)[1].split(" ", 1)[0])
+    action = "RotateLeft" if step % 5 == 0 else "MoveAhead"
+    return f'{{"thought": "keep exploring the house", "action": "{action}"}}'
+
+
+def measure_longact(steps: int, root: Path) -> dict[str, Any]:
+    """One LongAct episode of `steps` steps through the CLI, measured."""
+    from suite.cli import main as suite_main
+    from suite.store import RunStore
+
+    register_script("trace-size-longact", longact_reply)
+    out = root / "longact"
+    code = suite_main(["run", "--plugins", "longact", "--model", "scripted/trace-size-longact", "--limit", "1",
+                       "--out", str(out), "--no-report", f"longact.max_steps={steps}", "longact.images=[]",
+                       "model.cache=false"])
+    store = RunStore(out)
+    try:
+        (record,) = store.records()
+        if code != 0 or record["steps"] != steps:
+            raise RuntimeError(f"LongAct bench run is not what it should be: exit {code}, {record['steps']} steps")
+        figures = trace_figures(store, record["episode_id"], steps)
+    finally:
+        store.close()
+    return {f"longact_{k}": v for k, v in figures.items() if k.endswith("per_step")}
+
+
 def measure(steps: int, root: Path) -> dict[str, Any]:
     """Run one episode of `steps` steps through the suite and measure its trace."""
     from omegaconf import OmegaConf
@@ -136,18 +182,9 @@ def measure(steps: int, root: Path) -> dict[str, Any]:
         (record,) = store.records()
         if status != "complete" or record["steps"] != steps:
             raise RuntimeError(f"bench run is not what it should be: {status}, {record['steps']} steps")
-        path = store.trace_path(record["episode_id"])
-        events = store.read_trace(record["episode_id"])
+        return {**trace_figures(store, record["episode_id"], steps), "target_bytes_per_step": TARGET_BYTES}
     finally:
         store.close()
-    step_events = [e for e in events if e["type"] == "step"]
-    prompt_bytes = sum(len(json.dumps(e["prompt"], ensure_ascii=False).encode()) for e in step_events)
-    inline = sum(len(json.dumps({**{k: v for k, v in e.items() if k != "messages"}}, ensure_ascii=False).encode())
-                 + 1 for e in events)
-    size = path.stat().st_size
-    return {"trace_bytes_per_step": round(size / steps, 1), "steps": steps, "trace_bytes": size,
-            "prompt_bytes_per_step": round(prompt_bytes / steps, 1),
-            "inline_bytes_per_step": round(inline / steps, 1), "target_bytes_per_step": TARGET_BYTES}
 
 
 def main() -> None:
@@ -155,13 +192,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--steps", type=int, default=STEPS, help=f"steps in the episode (default {STEPS})")
-    parser.add_argument("--dir", help="where the run folder goes (default: a temporary folder, removed after)")
+    parser.add_argument("--dir", help="where the run folders go (default: a temporary folder, removed after)")
+    parser.add_argument("--longact", action="store_true", help="also measure a LongAct episode of as many steps")
     args = parser.parse_args()
-    if args.dir:
-        figures = measure(args.steps, Path(args.dir))
-    else:
-        with tempfile.TemporaryDirectory(prefix="suite-trace-size-") as tmp:
-            figures = measure(args.steps, Path(tmp))
+    with tempfile.TemporaryDirectory(prefix="suite-trace-size-") as tmp:
+        root = Path(args.dir or tmp)
+        figures = measure(args.steps, root)
+        if args.longact:
+            figures.update(measure_longact(args.steps, root))
     if args.json:
         print(json.dumps(figures))
         return
@@ -170,6 +208,10 @@ def main() -> None:
           f"(target < {TARGET_BYTES:,}: {met}); the trace file: {figures['trace_bytes']:,} bytes")
     print(f"prompt sent per step: {figures['prompt_bytes_per_step']:,.0f} bytes; with every prompt written whole "
           f"into its step the trace would take {figures['inline_bytes_per_step']:,.0f} bytes per step")
+    if args.longact:
+        print(f"LongAct: {figures['longact_trace_bytes_per_step']:,.0f} trace bytes per step; prompt sent per step "
+              f"{figures['longact_prompt_bytes_per_step']:,.0f} bytes; every prompt whole in its step: "
+              f"{figures['longact_inline_bytes_per_step']:,.0f} bytes per step")
 
 
 if __name__ == "__main__":
