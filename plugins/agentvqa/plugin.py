@@ -15,9 +15,9 @@ from suite_agentvqa.answers import parse_answer
 from suite_agentvqa.data import Question, is_data_dir, read_questions
 from suite_agentvqa.env import QuestionEnv
 from suite_agentvqa.options import option_orders
-from suite_agentvqa.prompting import SETTINGS, VIDEO_PARTS, build_messages
+from suite_agentvqa.prompting import SETTINGS, build_messages
 from suite_agentvqa.selection import filter_questions, sample_per_dataset
-from suite_agentvqa.settings import CONFIG_SCHEMA, VIDEO_MODES
+from suite_agentvqa.settings import CONFIG_SCHEMA
 from suite_agentvqa.tables import detail_tables
 
 BENCH = "agentvqa"
@@ -85,16 +85,8 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
     if not questions:
         raise ConfigError(f"agentvqa: no question of {config.data_dir} is left after the dataset, domain and "
                           "category filters")
-    _check_choice(config, "video_mode", VIDEO_MODES)
-    _check_choice(config, "video_part", VIDEO_PARTS)
     settings = {key: config.get(key) for key in SETTINGS}
     return [_task(q, config, settings) for q in questions]
-
-
-def _check_choice(config: Any, key: str, allowed: tuple[str, ...]) -> None:
-    value = config.get(key)
-    if value is not None and value not in allowed:
-        raise ConfigError(f"agentvqa.{key} must be one of {', '.join(allowed)}, not {value!r}")
 
 
 @hookimpl
