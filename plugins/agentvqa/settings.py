@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.settings import MODEL_DEFAULTS, OPTIONAL_PATH, one_of, optional_list
+from suite.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH, one_of, optional_list
 from suite_agentvqa.prompting import VIDEO_PARTS
 from suite_agentvqa.taxonomy import CATEGORIES, DATASETS, DOMAIN_BY_KEY
 
@@ -32,5 +32,7 @@ CONFIG_SCHEMA: dict[str, Any] = {
         "prompt_dir": OPTIONAL_PATH,
         "constant_letter": {"type": "string", "pattern": "^\\s*[A-Za-z]\\s*$"},
         "model_defaults": MODEL_DEFAULTS,
+        "model_preset": MODEL_PRESET,
+        "model_presets": MODEL_PRESETS,
     },
 }

@@ -37,3 +37,13 @@ def test_a_preset_without_temperature_sends_none() -> None:
     client = client_from_config(cfg, _defaults("agentvqa.model_preset=gpt-5-thinking-high"))
     assert "temperature" not in client._params and client._params["reasoning_effort"] == "high"
     assert client_from_config(cfg, _defaults("agentvqa.model_preset=reasoning"))._params["temperature"] == 0.8
+
+
+def test_an_unknown_preset_is_one_line_before_the_run(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from suite.cli import main
+
+    register_script("agentvqa-decoding", lambda messages: "A")
+    code = main(["run", "--plugins", "agentvqa", "--model", "scripted/agentvqa-decoding", "--out",
+                 str(tmp_path / "r"), "agentvqa.model_preset=thinking"])
+    assert code == 2 and "unknown preset 'thinking'" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
