@@ -83,6 +83,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="run folders; the first is the baseline the others are compared with")
     rep.add_argument("--format", choices=["table", "md", "csv", "json"], default="table",
                      help="table (terminal, default), md, csv or json")
+    rep.add_argument("--reference", action="store_true", default=None,
+                     help="add each benchmark's published paper numbers as `paper: <model>` rows "
+                          "(config: report.reference=true)")
 
     lst = sub.add_parser("runs", help="the run folders under a directory: status, model, agent, label, progress")
     lst.add_argument("root", nargs="?", default="runs", metavar="DIR", help="where to look (default: runs)")

@@ -208,7 +208,8 @@ def _finish(session: runner.RunSession, status: str, show_report: bool) -> int:
         return EXIT_MODEL_FAILED
     if show_report:
         cfg = session.cfg.report
-        render(summarize(session.host, [root], cfg.bootstrap, cfg.confidence, cfg.seed), "table", console)
+        render(summarize(session.host, [root], cfg.bootstrap, cfg.confidence, cfg.seed, bool(cfg.get("reference"))),
+               "table", console)
     if status == "stopped":
         err_console.print(f"stopped: the cost budget was reached; resume with `suite run --resume {root} --max-cost N`")
         return EXIT_STOPPED
@@ -297,7 +298,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     """`suite report RUN...`: the cross-benchmark report."""
     roots = [existing_dir(r) for r in args.runs]
     cfg = _report_settings(roots)
-    summary = summarize(_host_or_none(), roots, cfg.bootstrap, cfg.confidence, cfg.seed)
+    reference = bool(args.reference if args.reference is not None else cfg.get("reference", False))
+    summary = summarize(_host_or_none(), roots, cfg.bootstrap, cfg.confidence, cfg.seed, reference)
     if args.format == "table":
         render(summary, "table", console)
     else:

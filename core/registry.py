@@ -60,6 +60,9 @@ class BenchmarkSpec:
     headline: Sequence[Metric]
     plugin: str = ""
     detail_tables: Callable[[list[dict[str, Any]]], list[DetailTable]] | None = None
+    #: the paper's published numbers, a JSON file valid against core/jsonschemas/reference.schema.json, shown as
+    #: `paper: <model>` rows by `suite report --reference` (docs/plugins.md)
+    reference: Path | None = None
     resources: dict[str, float] = field(default_factory=lambda: {"num_cpus": 1})
     #: its simulator's calls are pure Python that finish in microseconds and never block: the local executor
     #: runs them on the event loop instead of handing each to a worker thread (a thread gives such code no

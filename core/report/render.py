@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 from suite.records import OUTCOMES
 from suite.report import escape
+from suite.report.reference import headline_rows, printed, reference_notes
 from suite.report.selection import selection_note
 from suite.report.terminal import Grid, fit
 
@@ -27,7 +28,13 @@ def _interval(mean: float, low: float, high: float, scale: float, n: int | None,
 def _fmt(m: dict[str, Any]) -> str:
     if m["mean"] is None:
         return "-"
-    return _interval(m["mean"], m["ci_low"], m["ci_high"], 100 if m["percent"] else 1, m["n"], m.get("small_n", False))
+    text = _interval(m["mean"], m["ci_low"], m["ci_high"], 100 if m["percent"] else 1, m["n"], m.get("small_n", False))
+    return text + (f"\n{_vs_paper(m['paper']['diff'])}" if m.get("paper") else "")
+
+
+def _vs_paper(diff: float) -> str:
+    """The difference of the user's number to the paper's, beside the user's number."""
+    return f"(paper {diff:+.1f})"
 
 
 def _agent(row: dict[str, Any]) -> str:
@@ -62,7 +69,14 @@ def _headline_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]
         groups = row["benchmarks"].values()
         cells += [f"{sum(g['tokens'] for g in groups):,}", f"{sum(g['cost_usd'] for g in groups):.4f}"]
         rows.append(cells)
+    for paper in headline_rows(summary.get("reference", {})):
+        cells = [paper["model"], paper["condition"]]
+        for bench in benches:
+            values = paper["metrics"] if bench == paper["benchmark"] else {}
+            cells += [printed(values.get(n)) for n, _ in metric_names[bench]] + ["-", "-"]
+        rows.append([*cells, "-", "-"])
     return columns, rows
+
 
 
 def _outcome_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
@@ -93,7 +107,7 @@ def _comparison_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]
 
 def _notes(summary: dict[str, Any]) -> list[str]:
     """The lines under the tables: mixed data, small samples, then each benchmark's data and task selection."""
-    notes = list(summary.get("notes", []))
+    notes = list(summary.get("notes", [])) + reference_notes(summary.get("reference", {}))
     ci = summary.get("ci", {})
     small = any(m.get("small_n") for row in summary["rows"] for g in row["benchmarks"].values()
                 for m in g["metrics"].values()) or any(c.get("small_n") for c in summary.get("comparisons", []))
@@ -142,7 +156,10 @@ def _grids(summary: dict[str, Any]) -> list[Grid]:
         grids.append(Grid(title, *_comparison_rows(summary), keep=4))
     for bench, details in summary["details"].items():
         for t in details:
-            grids.append(Grid(f"{bench}: {t['title']}", t["columns"], [[_cell(c) for c in r] for r in t["rows"]],
+            diffs = t.get("reference_diff") or [[None] * len(r) for r in t["rows"]]
+            rows = [[_cell(c) + (f"\n{_vs_paper(d)}" if d is not None else "") for c, d in zip(r, dr, strict=True)]
+                    for r, dr in zip(t["rows"], diffs, strict=True)]
+            grids.append(Grid(f"{bench}: {t['title']}", t["columns"], rows + t.get("reference_rows", []),
                               keep=_key_columns(t)))
     return grids
 
@@ -185,9 +202,10 @@ def _markdown(summary: dict[str, Any]) -> str:
 
 
 #: `--format csv`: one row per report row, benchmark and headline metric, every number in a column of its own
-CSV_COLUMNS = ["model", "agent", "label", "data_tag", "benchmark", "data_kind", "data_sha256", "data_path", "metric",
-               "metric_label", "percent", "mean", "ci_low", "ci_high", "n", "small_n", "ci_method", "confidence",
-               "episodes", "unfinished", "infra_failures", "tokens", "cost_usd"]
+CSV_COLUMNS = ["reference", "model", "agent", "label", "data_tag", "benchmark", "data_kind", "data_sha256", "data_path",
+               "metric", "metric_label", "percent", "mean", "ci_low", "ci_high", "n", "small_n", "ci_method",
+               "confidence", "episodes", "unfinished", "infra_failures", "tokens", "cost_usd", "condition", "column",
+               "paper_value", "paper_diff", "source"]
 
 
 def csv_records(summary: dict[str, Any]) -> list[dict[str, Any]]:
@@ -205,9 +223,19 @@ def csv_records(summary: dict[str, Any]) -> list[dict[str, Any]]:
                     "unfinished": group["unfinished"], "infra_failures": group["infra_failures"],
                     "tokens": group["tokens"], "cost_usd": group["cost_usd"]}
             for name, m in group["metrics"].items():
-                out.append({**base, "metric": name, "metric_label": m["label"], "percent": m["percent"],
-                            "mean": m["mean"], "ci_low": m["ci_low"], "ci_high": m["ci_high"], "n": m["n"],
-                            "small_n": m.get("small_n", False)})
+                paper = m.get("paper") or {}
+                out.append({**base, "reference": False, "metric": name, "metric_label": m["label"],
+                            "percent": m["percent"], "mean": m["mean"], "ci_low": m["ci_low"], "ci_high": m["ci_high"],
+                            "n": m["n"], "small_n": m.get("small_n", False), "paper_value": paper.get("value"),
+                            "paper_diff": paper.get("diff")})
+    for bench, ref in sorted(summary.get("reference", {}).items()):
+        for e in ref["entries"]:
+            source = e["source"]
+            out.append({"reference": True, "model": f"paper: {e['model']}", "benchmark": bench, "data_kind": "paper",
+                        "metric": e["metric"], "metric_label": e["column"], "condition": e["condition"],
+                        "column": e["column"], "paper_value": e["value"],
+                        "source": f"{source['paper']}, {source['table']}, arXiv {source['arxiv'] or '-'}"
+                                  f"{source['arxiv_version'] or ''}"})
     return out
 
 

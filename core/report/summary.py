@@ -12,6 +12,7 @@ from suite.plugins import PluginHost
 from suite.records import INFRA_OUTCOMES, OUTCOMES
 from suite.registry import Cell
 from suite.report.compare import RowKey, compare_rows, metric_value, row_id
+from suite.report.reference import add_reference
 from suite.report.rows import Row, data_identity, place, tag_rows
 from suite.report.selection import run_selection
 from suite.report.stats import CI_METHOD, MIN_RELIABLE_N, bootstrap_ci, bootstrap_macro_ci, finite_or_none
@@ -67,19 +68,22 @@ def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[
 
 
 def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 1000, confidence: float = 0.95,
-              seed: int = 0) -> dict[str, Any]:
-    """The whole report as a JSON-ready dict (format `embodied-suite.report/1`, see docs/report.md)."""
+              seed: int = 0, reference: bool = False) -> dict[str, Any]:
+    """The whole report as a JSON-ready dict (format `embodied-suite.report/1`, see docs/report.md); with
+    `reference`, each benchmark's published numbers under `reference` and beside the tables they belong to."""
     groups: dict[RowKey, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     unfinished: dict[RowKey, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     spend: dict[RowKey, dict[str, dict[str, Spend]]] = defaultdict(lambda: defaultdict(dict))
     runs, placed = [], []
     members: dict[RowKey, list[RunStore]] = defaultdict(list)
+    run_index: dict[RowKey, list[int]] = defaultdict(list)
     for run_dir in distinct_runs(run_dirs):
         store = RunStore(run_dir)
         meta = store.meta()
         data = {b: data_identity(d) for b, d in meta.get("data", {}).items()}
         row = place(placed, (str(meta.get("model")), str(meta.get("agent")), str(meta.get("label") or "")), data)
         members[row.key].append(store)
+        run_index[row.key].append(len(runs))
         runs.append({"path": str(run_dir), "model": meta.get("model"), "agent": meta.get("agent"),
                      "status": store.status(), "data": meta.get("data", {}), "counts": store.counts(),
                      "superseded": len(store.superseded()), "selection": run_selection(run_dir, meta)})
@@ -93,6 +97,7 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
         names = sorted(set(benches) | set(unfinished[row.key]))
         rows.append({
             **row_id(row.key), "data": {b: row.data[b] for b in sorted(row.data)}, "data_tag": row.tag,
+            "runs": run_index[row.key],
             "benchmarks": {b: summarize_benchmark(host, b, benches.get(b, []), unfinished[row.key][b],
                                                   resamples, confidence, seed, spend[row.key][b]) for b in names},
         })
@@ -104,10 +109,13 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
     data_ids = {row.key: {b: d["id"] for b, d in row.data.items()} for row in placed}
     comparisons = compare_rows(host, {row.key: groups[row.key] for row in placed}, data_ids, resamples, confidence,
                                seed)
-    return {"format": REPORT_FORMAT, "confidence": confidence,
-            "ci": {"method": CI_METHOD, "resamples": resamples, "confidence": confidence, "seed": seed,
-                   "min_reliable_n": MIN_RELIABLE_N},
-            "runs": runs, "rows": rows, "details": details, "comparisons": comparisons, "notes": notes}
+    summary = {"format": REPORT_FORMAT, "confidence": confidence,
+               "ci": {"method": CI_METHOD, "resamples": resamples, "confidence": confidence, "seed": seed,
+                      "min_reliable_n": MIN_RELIABLE_N},
+               "runs": runs, "rows": rows, "details": details, "comparisons": comparisons, "notes": notes}
+    if reference:
+        add_reference(host, summary)
+    return summary
 
 
 def _collect(row: Row, stores: list[RunStore], groups: dict[str, list[dict[str, Any]]], unfinished: dict[str, int],

@@ -38,6 +38,7 @@ def register(registry: Registry) -> None:
                   Metric("correct", "acc, unevaluated wrong", macro_by="dataset"),
                   Metric("unevaluated", "unevaluated", higher_is_better=False)],
         detail_tables=detail_tables,
+        reference=Path(__file__).parent / "reference.json",
         resources={"num_cpus": 0.25},
         strata=stratum,
         config_schema=CONFIG_SCHEMA,

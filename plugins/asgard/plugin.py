@@ -50,6 +50,7 @@ def register(registry: Registry) -> None:
                   Metric("undoable_rate", "undoable turns", higher_is_better=False),
                   Metric("steps", "steps", percent=False, higher_is_better=False)],
         detail_tables=scoring.detail_tables,
+        reference=HERE / "reference.json",
         resources={"num_cpus": 1},
         config_schema=CONFIG_SCHEMA,
     ))

@@ -92,6 +92,7 @@ def register(registry: Registry) -> None:
                   Metric("success_multi", "SR multi"), Metric("steps", "steps", percent=False,
                                                               higher_is_better=False)],
         detail_tables=scoring.detail_tables,
+        reference=HERE / "reference.json",
         resources={"num_cpus": 1},
         inline_env=True,  # a pure-Python text world: a step takes about 10 us
         config_schema=CONFIG_SCHEMA,

@@ -1,0 +1,28 @@
+"""The paper numbers AsgardBench ships as reference rows are Table 6 as the spec read it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from suite.report.reference import load_reference
+from suite.testing.reference import markdown_table, shipped_numbers
+from suite_asgard.plugin import HERE
+
+SPEC = Path(__file__).resolve().parents[3] / ".." / "shared" / "specs" / "asgard.md"
+CONDITIONS = ["baseline", "detailed_feedback", "no_feedback", "no_hand", "no_memory", "current_image_only",
+              "text_only", "text_only_detailed", "text_only_no_feedback"]
+
+
+def test_every_shipped_number_is_table_6_of_the_spec() -> None:
+    if not SPEC.is_file():
+        pytest.skip("../shared/specs is not present")
+    _, rows = markdown_table(SPEC, "| Model | c1 |")
+    expected = {(row[0], CONDITIONS[i], "success"): float(cell)
+                for row in rows for i, cell in enumerate(row[1:]) if cell not in ("–", "-")}
+    assert len(expected) == 62 and shipped_numbers("asgard") == expected
+
+
+def test_the_inferred_column_mapping_is_said() -> None:
+    note = load_reference(HERE / "reference.json")["tables"][0]["note"]
+    assert "inferred" in note  # every report that shows these rows prints it
