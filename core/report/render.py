@@ -202,9 +202,9 @@ def _markdown(summary: dict[str, Any]) -> str:
 
 
 #: `--format csv`: one row per report row, benchmark and headline metric, every number in a column of its own
-CSV_COLUMNS = ["reference", "model", "agent", "label", "data_tag", "benchmark", "data_kind", "data_sha256", "data_path",
-               "metric", "metric_label", "percent", "mean", "ci_low", "ci_high", "n", "small_n", "ci_method",
-               "confidence", "episodes", "unfinished", "infra_failures", "tokens", "cost_usd", "condition", "column",
+CSV_COLUMNS = ["model", "agent", "label", "data_tag", "benchmark", "data_kind", "data_sha256", "data_path", "metric",
+               "metric_label", "percent", "mean", "ci_low", "ci_high", "n", "small_n", "ci_method", "confidence",
+               "episodes", "unfinished", "infra_failures", "tokens", "cost_usd", "reference", "condition", "column",
                "paper_value", "paper_diff", "source"]
 
 
