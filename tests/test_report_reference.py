@@ -91,7 +91,10 @@ def test_headline_rows_and_differences(tmp_path: Path, capsys: pytest.CaptureFix
         "models": {"Counter-Paper-Model": []},
         "tables": [{"source": "Table 3", "condition": "default", "attach": "headline", "entries": [
             {"model": "Counter-Paper-Model", "metric": "success", "column": "SR", "value": 40.0},
-            {"model": "Counter-Paper-Model", "metric": "steps", "column": "steps", "value": 3.5}]}]}))
+            {"model": "Counter-Paper-Model", "metric": "steps", "column": "steps", "value": 3.5}]},
+                   {"source": "Table 4", "condition": "with a helper agent", "attach": "headline", "agent": "helper",
+                    "entries": [{"model": "Counter-Paper-Model", "metric": "success", "column": "SR",
+                                 "value": 90.0}]}]}))
     summary = summarize(None, [out])
     host = SimpleNamespace(registry=SimpleNamespace(benchmarks={"counter": SimpleNamespace(reference=path)}))
     summary["rows"][0]["benchmarks"]["counter"]["metrics"] = {
@@ -101,6 +104,7 @@ def test_headline_rows_and_differences(tmp_path: Path, capsys: pytest.CaptureFix
                   "ci_high": 1.0}}
     add_reference(host, summary)
     success = summary["rows"][0]["benchmarks"]["counter"]["metrics"]["success"]
+    # the Table 4 row is the helper agent's: this direct run is compared with Table 3 only
     assert success["paper"] == {"model": "Counter-Paper-Model", "condition": "default", "value": 40.0, "diff": -15.0}
     text = render(summary, "table")
     assert "paper: Counter-Paper-Model" in text and "(paper -15.0)" in text and "(paper -2.5)" in text

@@ -79,7 +79,7 @@ def reference_section(host: PluginHost | None, summary: dict[str, Any]) -> dict[
         off = {t["source"]: _other_settings(t.get("config", {}), settings) for t in ref["tables"]}
         entries = [{"reference": True, "benchmark": bench, "model": e["model"], "condition": t["condition"],
                     "metric": e["metric"], "column": e["column"], "value": e["value"], "attach": t["attach"],
-                    "comparable": not off[t["source"]], "source": _source(ref, t)}
+                    "agent": t.get("agent"), "comparable": not off[t["source"]], "source": _source(ref, t)}
                    for t in ref["tables"] for e in t["entries"]]
         kinds = {run.get("data", {}).get(bench, {}).get("kind") for run in summary["runs"]} - {None}
         other = sorted(k for k in kinds if k != ref["data"]["kind"])
@@ -146,13 +146,19 @@ def attach_to_details(section: dict[str, Any], bench: str, tables: list[dict[str
             [f"{PREFIX}{model}", condition, *(" / ".join(printed(e["value"]) for e in cells[c]) if c in cells else "-"
                                               for c in columns[2:])]
             for (model, condition), cells in paper_rows.items()]
-        primary = {(m, c): cells[c][0]["value"] for (m, _), cells in paper_rows.items() for c in cells
-                   if cells[c][0]["comparable"]}
+        primary = {(m, cells[c][0]["agent"], c): cells[c][0]["value"] for (m, _), cells in paper_rows.items()
+                   for c in cells if cells[c][0]["comparable"]}
         grid = table.get("values", table["rows"])
-        table["reference_diff"] = [
-            [_diff(_number(cell), primary.get((paper_model(ref, row[0]), col))) if i >= 2 else None
-             for i, (col, cell) in enumerate(zip(columns, row, strict=True))]
-            for row in grid]
+        table["reference_diff"] = [[_diff(_number(cell), _paper_number(primary, ref, row, col)) if i >= 2 else None
+                                    for i, (col, cell) in enumerate(zip(columns, row, strict=True))] for row in grid]
+
+
+def _paper_number(primary: dict[tuple[str, str | None, str], float], ref: dict[str, Any], row: list[Any],
+                  column: str) -> float | None:
+    """The paper's number for a detail row's model (column 0) and agent (column 1, label aside) in `column`."""
+    model = paper_model(ref, row[0] if isinstance(row[0], str) else None)
+    agent = str(row[1]).split(" ", 1)[0]
+    return primary.get((model, agent, column), primary.get((model, None, column)))
 
 
 def _diff(mine: float | None, paper: float | None) -> float | None:
@@ -182,7 +188,8 @@ def add_reference(host: PluginHost | None, summary: dict[str, Any]) -> None:
                 continue
             for e in ref["entries"]:
                 m = group["metrics"].get(e["metric"])
-                if e["attach"] == HEADLINE and e["comparable"] and e["model"] == model and m and m["mean"] is not None:
+                if (e["attach"] == HEADLINE and e["comparable"] and e["model"] == model and m and m["mean"] is not None
+                        and e["agent"] in (None, row["agent"])):
                     mine = m["mean"] * (100 if m["percent"] else 1)
                     m["paper"] = {"model": model, "condition": e["condition"], "value": e["value"],
                                   "diff": round(mine - e["value"], 6)}
