@@ -141,23 +141,41 @@ def attach_to_details(section: dict[str, Any], bench: str, tables: list[dict[str
         if not mine:
             continue
         columns = table["columns"]
+        keys = _key_columns(columns)
         paper_rows = _by_model(mine)
-        table["reference_rows"] = [
-            [f"{PREFIX}{model}", condition, *(" / ".join(printed(e["value"]) for e in cells[c]) if c in cells else "-"
-                                              for c in columns[2:])]
-            for (model, condition), cells in paper_rows.items()]
+        table["reference_rows"] = [_paper_row(columns, keys, model, condition, cells)
+                                   for (model, condition), cells in paper_rows.items()]
         primary = {(m, cells[c][0]["agent"], c): cells[c][0]["value"] for (m, _), cells in paper_rows.items()
                    for c in cells if cells[c][0]["comparable"]}
         grid = table.get("values", table["rows"])
-        table["reference_diff"] = [[_diff(_number(cell), _paper_number(primary, ref, row, col)) if i >= 2 else None
-                                    for i, (col, cell) in enumerate(zip(columns, row, strict=True))] for row in grid]
+        table["reference_diff"] = [[_diff(_number(cell), _paper_number(primary, ref, row, keys, col))
+                                    if col not in keys else None for col, cell in zip(columns, row, strict=True)]
+                                   for row in grid]
+
+
+def _key_columns(columns: list[str]) -> dict[str, int]:
+    """Where a detail table keeps the model and the agent: the columns so named, else the first two."""
+    return {"model": columns.index("model") if "model" in columns else 0,
+            "agent": columns.index("agent") if "agent" in columns else 1}
+
+
+def _paper_row(columns: list[str], keys: dict[str, int], model: str, condition: str,
+               cells: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """A `paper: <model>` row of a detail table: the condition where the agent goes, the numbers in their columns
+    (several metrics of one column joined with ` / `, as the paper prints them)."""
+    row = [" / ".join(printed(e["value"]) for e in cells[c]) if c in cells else "-" for c in columns]
+    row[keys["model"]] = f"{PREFIX}{model}"
+    if keys["agent"] < len(row) and columns[keys["agent"]] not in cells:
+        row[keys["agent"]] = condition
+    return row
 
 
 def _paper_number(primary: dict[tuple[str, str | None, str], float], ref: dict[str, Any], row: list[Any],
-                  column: str) -> float | None:
-    """The paper's number for a detail row's model (column 0) and agent (column 1, label aside) in `column`."""
-    model = paper_model(ref, row[0] if isinstance(row[0], str) else None)
-    agent = str(row[1]).split(" ", 1)[0]
+                  keys: dict[str, int], column: str) -> float | None:
+    """The paper's number for a detail row's model and agent (its label aside) in `column`."""
+    name = row[keys["model"]]
+    model = paper_model(ref, name if isinstance(name, str) else None)
+    agent = str(row[keys["agent"]]).split(" ", 1)[0] if keys["agent"] < len(row) else None
     return primary.get((model, agent, column), primary.get((model, None, column)))
 
 
@@ -166,9 +184,12 @@ def _diff(mine: float | None, paper: float | None) -> float | None:
 
 
 def printed(value: float | None) -> str:
-    """A number as the paper prints it: one decimal unless it has more (`29.79`); `-` for none."""
+    """A number as the paper prints it: one decimal unless it has more (`29.79`), step counts whole (`2598`); `-` for
+    none."""
     if value is None:
         return "-"
+    if value == int(value) and abs(value) >= 100:
+        return f"{value:.0f}"
     return f"{value:.1f}" if round(value, 1) == value else f"{value:g}"
 
 

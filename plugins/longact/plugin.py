@@ -40,6 +40,7 @@ def register(registry: Registry) -> None:
                   Metric("manip_steps", "Manip", percent=False, higher_is_better=False),
                   Metric("ir", "IR", percent=False)],
         detail_tables=scoring.detail_tables,
+        reference=Path(__file__).parent / "reference.json",
         resources={"num_cpus": 1},
         config_schema=CONFIG_SCHEMA,
     ))

@@ -1,0 +1,59 @@
+"""The paper numbers LongAct ships as reference rows are Tables 1 and 2 as the spec read them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from suite.report.reference import load_reference
+from suite.testing.reference import markdown_table
+from suite_longact.scoring import TABLE1, TABLE2
+
+SPEC = Path(__file__).resolve().parents[3] / ".." / "shared" / "specs" / "longact.md"
+REFERENCE = Path(__file__).resolve().parents[1] / "reference.json"
+AGENTS = {"Pure VLM": "direct", "HoloMind": "holomind"}
+
+
+def _number(cell: str) -> float:
+    return float(cell.replace("**", "").replace("−", "-"))
+
+
+def _shipped(source: str, attach: str) -> dict[tuple[str, str, str], float]:
+    tables = load_reference(REFERENCE)["tables"]
+    return {(t["agent"], e["model"], e["column"]): e["value"] for t in tables
+            if t["source"] == source and t["attach"].startswith(attach) for e in t["entries"]}
+
+
+def _headline(layout: dict[tuple[str, str, str], float]) -> dict[tuple[str, str, str], float]:
+    """The layout table's headline columns under the headline metrics' labels."""
+    return {(a, m, {"GC Avg": "GC"}.get(c, c)): v for (a, m, c), v in layout.items()
+            if c in ("GC Avg", "SR", "Nav", "Manip", "IR")}
+
+
+@pytest.fixture(autouse=True)
+def _spec() -> None:
+    if not SPEC.is_file():
+        pytest.skip("../shared/specs is not present")
+
+
+def test_table_1_headline_and_layout_rows_are_the_specs() -> None:
+    head, rows = markdown_table(SPEC, "| Setting | Model | GC Avg |")
+    expected = {(AGENTS[r[0].rstrip("†")], r[1], h.rstrip(".")): _number(c) for r in rows
+                for h, c in zip(head[2:], r[2:], strict=True)}
+    assert len(expected) == 7 * 9 and _shipped("Table 1", "LongAct Table 1") == expected
+    assert _shipped("Table 1", "headline") == _headline(expected)
+
+
+def test_table_2_rows_are_the_specs() -> None:
+    head, rows = markdown_table(SPEC, "| Model | GC Avg | PP | TO | Sl. | CK |")
+    expected = {("holomind" if r[0].startswith("+") else "direct", "Qwen3-VL-32B", h.rstrip(".")): _number(c)
+                for r in rows for h, c in zip(head[1:], r[1:], strict=True)}
+    assert _shipped("Table 2", "LongAct Table 2") == expected
+    assert _shipped("Table 2", "headline") == _headline(expected)
+
+
+def test_the_columns_are_the_detail_tables() -> None:
+    assert {c for (_, _, c) in _shipped("Table 1", "LongAct Table 1")} == {"GC Avg", *TABLE1, "SR", "Nav", "Manip",
+                                                                          "IR"}
+    assert {c for (_, _, c) in _shipped("Table 2", "LongAct Table 2")} == {"GC Avg", *TABLE2, "SR", "Nav", "Manip",
+                                                                          "IR"}
