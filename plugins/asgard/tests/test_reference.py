@@ -26,3 +26,11 @@ def test_every_shipped_number_is_table_6_of_the_spec() -> None:
 def test_the_inferred_column_mapping_is_said() -> None:
     note = load_reference(HERE / "reference.json")["tables"][0]["note"]
     assert "inferred" in note  # every report that shows these rows prints it
+
+
+def test_the_rows_go_under_the_table_comparable_with_the_paper() -> None:
+    from suite_asgard.scoring import detail_tables
+
+    attach = load_reference(HERE / "reference.json")["tables"][0]["attach"]
+    titles = [t.title for t in detail_tables([]) if t.title.startswith(attach)]
+    assert len(titles) == 1 and "harness's denominator" in titles[0]
