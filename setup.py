@@ -12,6 +12,7 @@ ROOTS = {
     "suite_asgard": "plugins/asgard",
     "suite_agentvqa": "plugins/agentvqa",
     "suite_longact": "plugins/longact",
+    "suite_vigil": "plugins/vigil",
 }
 DATA = ["*.json", "*.yaml", "*.csv", "*.txt", "*.md", "*.jsonl", "*.png"]
 

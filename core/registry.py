@@ -64,6 +64,9 @@ class BenchmarkSpec:
     #: `paper: <model>` rows by `suite report --reference` (docs/plugins.md)
     reference: Path | None = None
     resources: dict[str, float] = field(default_factory=lambda: {"num_cpus": 1})
+    #: what one simulator needs under the benchmark's config section (e.g. a GPU with a real simulator backend);
+    #: replaces `resources` for the Ray executor when given
+    resources_for: Callable[[Any], dict[str, float]] | None = None
     #: its simulator's calls are pure Python that finish in microseconds and never block: the local executor
     #: runs them on the event loop instead of handing each to a worker thread (a thread gives such code no
     #: parallelism under the GIL, and waking one costs more than the call)

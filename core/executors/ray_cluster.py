@@ -45,9 +45,12 @@ def forwarded_env() -> dict[str, str]:
 
 
 def resources_of(host: PluginHost, cfg: DictConfig, benchmark: str) -> dict[str, float]:
-    """What one simulator of `benchmark` needs: `ray.resources.<benchmark>` when set, else what its plugin declares."""
+    """What one simulator of `benchmark` needs: `ray.resources.<benchmark>` when set, else what its plugin declares
+    (for the benchmark's configured settings when it declares `resources_for`)."""
     configured = (cfg.get("ray") or {}).get("resources") or {}
-    declared = configured.get(benchmark) or host.benchmark(benchmark).resources
+    spec = host.benchmark(benchmark)
+    declared = configured.get(benchmark) or (
+        spec.resources_for(cfg.get(benchmark) or OmegaConf.create({})) if spec.resources_for else spec.resources)
     plain = OmegaConf.to_container(declared, resolve=True) if isinstance(declared, DictConfig) else declared
     return {str(k): float(v) for k, v in plain.items()}
 

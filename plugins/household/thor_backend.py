@@ -89,8 +89,8 @@ class ThorController:
         if seg is None or "x" not in args or "y" not in args:
             return None
         h, w = seg.shape[:2]
-        i, j = min(h - 1, int(float(args["y"]) * h)), min(w - 1, int(float(args["x"]) * w))
-        return self.last_event.color_to_object_id.get(tuple(int(c) for c in seg[i, j]))
+        return pixel_object(self.last_event, min(w - 1, int(float(args["x"]) * w)),
+                            min(h - 1, int(float(args["y"]) * h)))
 
     def reset(self, scene: Any = None) -> Any:
         """Reset AI2-THOR to `scene` (or the current one)."""
@@ -100,6 +100,17 @@ class ThorController:
     def stop(self) -> None:
         """Shut the Unity process down."""
         self._ctl.stop()
+
+
+def pixel_object(event: Any, x: int, y: int) -> str | None:
+    """Id of the instance under native pixel (x, y) of an event's segmentation frame, or None."""
+    seg = getattr(event, "instance_segmentation_frame", None)
+    if seg is None:
+        return None
+    h, w = seg.shape[:2]
+    if not (0 <= x < w and 0 <= y < h):
+        return None
+    return event.color_to_object_id.get(tuple(int(c) for c in seg[y, x]))
 
 
 def world_from_metadata(metadata: dict[str, Any]) -> World:

@@ -1,0 +1,379 @@
+"""Candidate episodes per family: a house, a target meeting the family's constraints, a start pose, presets.
+
+Each builder draws from a seeded `random.Random` and returns an episode dict (without oracle figures) or None
+when the draw does not meet the family's rules (section 5): PG targets visible and reachable at the start, in
+three size classes; DA visible but beyond 1.5 m; VS not visible; SV visible with its state preset; AI visible
+and beyond reach; SI not visible; SM in four templates with pre-conditions; CR with a blocking constraint.
+A target is named so that it is unambiguous: by type when the house has one of that type, else only when it is
+the one instance of its type in view at the start ("the cabinet in view").
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections import Counter
+from typing import Any
+
+from suite_household.catalog import TYPES, can_hold
+from suite_household.controller import Controller
+from suite_household.render import Renderer
+from suite_household.visibility import visible_objects
+from suite_household.world import Agent
+from suite_vigil import goals
+from suite_vigil.oracle import lattice_of
+from suite_vigil.vocabulary import FAMILIES, SM_TEMPLATES
+
+NOT_TARGETS = frozenset({"Floor", "Doorway", "SinkBasin", "BathtubBasin", "StoveKnob", "LightSwitch", "Window",
+                         "Curtains", "Blinds", "Painting", "Mirror", "ShowerHead", "ShowerCurtain", "CounterTop"})
+SV_OPEN = ("Fridge", "Microwave", "Cabinet", "Drawer", "Laptop", "Box")
+SV_TOGGLE = ("Television", "DeskLamp", "FloorLamp", "Toaster", "Microwave", "Laptop", "Faucet")
+INTO = ("Bowl", "Pot", "Pan", "Plate", "Box", "GarbageCan", "LaundryHamper", "Cup", "Mug")
+SURFACES = ("DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "TVStand", "Shelf", "Bed", "Sofa",
+            "ArmChair", "Chair")
+CONTAINERS = ("Fridge", "Cabinet", "Drawer", "Microwave", "Box")
+AI_INTENTS = ("activate", "deactivate", "open_access", "close_access", "pick")
+CR_KINDS = ("hand_full", "hand_full", "running_appliance", "open_door")
+VISIBLE_PIXELS = 150  # a start-visible target covers at least this many pixels of the 640x480 frame
+
+
+def words(object_type: str) -> str:
+    """A type as words: AlarmClock -> alarm clock, TVStand -> TV stand."""
+    parts = re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+", object_type)
+    return " ".join(p if p.isupper() and len(p) > 1 else p.lower() for p in parts)
+
+
+def snake(object_type: str) -> str:
+    """A type as an id token: AlarmClock -> alarm_clock."""
+    return words(object_type).lower().replace(" ", "_")
+
+
+def size_class(size: tuple[float, float, float]) -> str:
+    """PG's size class of an object by its largest dimension (large >= 0.8 m, medium >= 0.3 m)."""
+    m = max(size)
+    return "large" if m >= 0.8 else ("medium" if m >= 0.3 else "small")
+
+
+class Site:
+    """Geometry queries on one house for the builders (a controller reset before each draw)."""
+
+    def __init__(self, name: str, ctl: Controller) -> None:
+        self.name = name
+        self.ctl = ctl
+        self.lattice = lattice_of(ctl)
+        self.cells = sorted(self.lattice.index.values())
+        self.small = Renderer(ctl.width // 4, ctl.height // 4, ctl.fov)
+        self._counts = Counter(o.type for o in ctl.world.objects.values())
+
+    @property
+    def world(self) -> Any:
+        """The live world."""
+        return self.ctl.world
+
+    def counts(self) -> Counter:
+        """Instances per type in the house."""
+        return self._counts
+
+    def visible(self, pose: Agent, oid: str) -> set[str]:
+        """Which of the object and the other instances of its type are visible from a pose."""
+        self.world.set_agent(pose)
+        c = self.ctl
+        otype = self.world.objects[oid].type
+        same = {o.id for o in self.world.objects.values() if o.type == otype}
+        seen = visible_objects(self.world, c.width, c.height, c.fov, c.visibility_distance, only=same)
+        return {k for k in same if seen[k]}
+
+    def pixels(self, pose: Agent, oid: str) -> int:
+        """Pixels of the object's instance seen from a pose, in 640x480 terms (counted on a quarter-size buffer)."""
+        self.world.set_agent(pose)
+        frame = self.small.render(self.world, shade_colors=False)
+        return 16 * int((frame.owner == frame.ids.index(oid)).sum()) if oid in frame.ids else 0
+
+    def facing(self, oid: str, cell: tuple[float, float], rng: random.Random, jitter: float = 12.0) -> Agent:
+        """A standing pose at `cell` turned roughly toward the object, camera pitched at it (5 degree steps)."""
+        cx, cy, cz = self.world.objects[oid].center
+        x, z = cell
+        yaw = (math.degrees(math.atan2(cx - x, cz - z)) + rng.uniform(-jitter, jitter)) % 360
+        pitch = math.degrees(math.atan2(1.576 - cy, math.hypot(cx - x, cz - z)))
+        return Agent(x, z, round(yaw), float(max(-30, min(60, 5 * round(pitch / 5)))), True)
+
+    def cells_between(self, oid: str, lo: float, hi: float) -> list[tuple[float, float]]:
+        """Lattice cells whose box distance to the object is in [lo, hi]."""
+        x0, _, z0, x1, _, z1 = self.world.objects[oid].box
+        out = []
+        for x, z in self.cells:
+            d = math.hypot(max(x0 - x, 0, x - x1), max(z0 - z, 0, z - z1))
+            if lo <= d <= hi:
+                out.append((x, z))
+        return out
+
+
+def describe(site: Site, oid: str, seen: set[str] | None) -> str | None:
+    """An unambiguous phrase for the object, or None."""
+    otype = site.world.objects[oid].type
+    name = words(otype)
+    if site.counts()[otype] == 1:
+        return f"the {name}"
+    if seen is not None and oid in seen and sum(site.world.objects[o].type == otype for o in seen) == 1:
+        return f"the {name} in view"
+    return None
+
+
+def _pose(pose: Agent) -> dict[str, Any]:
+    return {"position": {"x": pose.x, "y": 0.9, "z": pose.z}, "rotation": pose.yaw, "horizon": pose.horizon,
+            "standing": pose.standing}
+
+
+def _episode(family: str, site: Site, target: str, instruction: str, pose: Agent, spec: dict[str, Any],
+             overrides: list[tuple[str, str]] | None = None, **meta: Any) -> dict[str, Any]:
+    fam = FAMILIES[family]
+    world = site.world
+    return {
+        "episode_id": "", "family": family, "tier": fam.tier, "instruction": instruction, "house": site.name,
+        "agent_init": _pose(pose), "max_steps": fam.max_steps, "max_invalid": 0,
+        "state_overrides": [{"action": a, "objectId": o} for a, o in overrides or ()],
+        "success_spec": spec,
+        "meta": {"target_type": world.objects[target].type,
+                 "start_distance": round(goals.box_distance(world, target), 3), **meta},
+    }
+
+
+def _start_near(site: Site, oid: str, rng: random.Random, lo: float, hi: float, need_pixels: int = 0,
+                tries: int = 6) -> tuple[Agent, set[str]] | None:
+    cells = site.cells_between(oid, lo, hi)
+    rng.shuffle(cells)
+    for cell in cells[:tries]:
+        pose = site.facing(oid, cell, rng)
+        seen = site.visible(pose, oid)
+        if oid in seen and (not need_pixels or site.pixels(pose, oid) >= need_pixels):
+            return pose, seen
+    return None
+
+
+def _start_hidden(site: Site, oid: str, rng: random.Random, hi: float = 5.0) -> tuple[Agent, set[str]] | None:
+    cells = site.cells_between(oid, 1.6, hi)
+    rng.shuffle(cells)
+    for cell in cells[:6]:
+        for _ in range(4):
+            pose = Agent(cell[0], cell[1], float(rng.randrange(0, 360, 15)), 0.0, True)
+            seen = site.visible(pose, oid)
+            if oid not in seen:
+                return pose, seen
+    return None
+
+
+def _targets(site: Site, pred: Any) -> list[str]:
+    return sorted(o.id for o in site.world.objects.values() if o.type not in NOT_TARGETS and pred(o))
+
+
+def _state_override(world: Any, oid: str, prop: str, value: bool) -> list[tuple[str, str]]:
+    if goals.state_of(world, oid, prop) == value:
+        return []
+    names = {("isOpen", True): "OpenObject", ("isOpen", False): "CloseObject",
+             ("isToggled", True): "ToggleObjectOn", ("isToggled", False): "ToggleObjectOff"}
+    return [(names[(prop, value)], oid)]
+
+
+def build_pg(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
+    """PG: a target of the i-th size class, visible and within reach; ground it, then report."""
+    cls = ("large", "medium", "small")[i % 3]
+    options = _targets(site, lambda o: size_class(o.size) == cls and not site.world.enclosed(o.id))
+    if not options:
+        return None
+    oid = rng.choice(options)
+    start = _start_near(site, oid, rng, 0.5, 1.3, need_pixels=VISIBLE_PIXELS)
+    if start is None:
+        return None
+    desc = describe(site, oid, start[1])
+    if desc is None:
+        return None
+    spec = {"type": "target_grounded", "target": oid}
+    return _episode("PG", site, oid, f"Find {desc} in your current view and ground it with a click, then report.",
+                    start[0], spec, size_class=cls)
+
+
+def build_da(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
+    """DA: a visible target beyond 1.5 m; walk within 1.5 m of it, then report."""
+    options = _targets(site, lambda o: not site.world.enclosed(o.id) and o.type != "Doorway")
+    oid = rng.choice(options)
+    start = _start_near(site, oid, rng, 2.0, 5.0, need_pixels=VISIBLE_PIXELS)
+    if start is None:
+        return None
+    desc = describe(site, oid, start[1])
+    if desc is None:
+        return None
+    spec = {"type": "agent_near_target", "target": oid, "distance": goals.NEAR}
+    return _episode("DA", site, oid, f"Walk up to {desc} until it is within 1.5 m of you, then report.",
+                    start[0], spec)
+
+
+def build_vs(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
+    """VS: a target not visible at the start; bring it into view, then report."""
+    options = _targets(site, lambda o: not site.world.enclosed(o.id) and site.counts()[o.type] == 1)
+    oid = rng.choice(options)
+    start = _start_hidden(site, oid, rng)
+    if start is None:
+        return None
+    spec = {"type": "object_state", "target": oid, "property": "visible", "value": True, "latched": True}
+    return _episode("VS", site, oid, f"Search for {describe(site, oid, None)}: move and look around until you "
+                    "can see it, then report.", start[0], spec)
+
+
+def build_sv(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
+    """SV: a visible object with its state preset (labels balanced); report the state without changing it."""
+    prop = ("isOpen", "isToggled")[(i // 2) % 2]
+    value = bool(i % 2)
+    types = SV_OPEN if prop == "isOpen" else SV_TOGGLE
+    options = _targets(site, lambda o: o.type in types and not site.world.enclosed(o.id))
+    if not options:
+        return None
+    oid = rng.choice(options)
+    start = _start_near(site, oid, rng, 0.6, 3.0, need_pixels=4 * VISIBLE_PIXELS)
+    if start is None:
+        return None
+    desc = describe(site, oid, start[1])
+    if desc is None:
+        return None
+    on, off = goals.STATE_LABELS[prop]
+    spec = {"type": "report_status", "target": oid, "property": prop}
+    return _episode("SV", site, oid, f"Is {desc} {on} or {off}? Report its state as you see it.", start[0], spec,
+                    _state_override(site.world, oid, prop, value), intent=f"{prop}={value}")
+
+
+_AI_TYPES = {"activate": SV_TOGGLE, "deactivate": SV_TOGGLE, "open_access": SV_OPEN, "close_access": SV_OPEN}
+_AI_TEXT = {"activate": "Turn on {}.", "deactivate": "Turn off {}.", "open_access": "Open {}.",
+            "close_access": "Close {}.", "pick": "Pick up {}."}
+
+
+def _interaction(site: Site, rng: random.Random, intent: str, visible: bool, family: str) -> dict[str, Any] | None:
+    world = site.world
+    counts = site.counts()
+    kinds = _AI_TYPES.get(intent)
+    options = _targets(site, lambda o: (TYPES[o.type].pickupable if kinds is None else o.type in kinds)
+                       and not world.enclosed(o.id) and (visible or counts[o.type] == 1))
+    if not options:
+        return None
+    oid = rng.choice(options)
+    start = _start_near(site, oid, rng, 1.8, 5.0, VISIBLE_PIXELS) if visible else _start_hidden(site, oid, rng)
+    if start is None:
+        return None
+    desc = describe(site, oid, start[1] if visible else None)
+    if desc is None:
+        return None
+    overrides: list[tuple[str, str]] = []
+    if intent == "pick":
+        spec = {"type": "object_held", "target": oid}
+    else:
+        prop = "isToggled" if intent in ("activate", "deactivate") else "isOpen"
+        value = intent in ("activate", "open_access")
+        overrides = _state_override(world, oid, prop, not value)
+        spec = {"type": "object_state", "target": oid, "property": prop, "value": value}
+    return _episode(family, site, oid, _AI_TEXT[intent].format(desc), start[0], spec, overrides, intent=intent)
+
+
+def build_ai(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
+    """AI: approach a visible target beyond reach and do one interaction (intents cycled)."""
+    return _interaction(site, rng, AI_INTENTS[i % len(AI_INTENTS)], True, "AI")
+
+
+def build_si(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
+    """SI: find a target not visible at the start, approach it and do one interaction."""
+    return _interaction(site, rng, AI_INTENTS[i % len(AI_INTENTS)], False, "SI")
+
+
+def _unique(site: Site, types: tuple[str, ...], item_type: str, exclude: set[str]) -> list[str]:
+    counts = site.counts()
+    return sorted(o.id for o in site.world.objects.values()
+                  if o.type in types and counts[o.type] == 1 and o.id not in exclude and can_hold(o.type, item_type)
+                  and not site.world.enclosed(o.id))
+
+
+def build_sm(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
+    """SM: the i-th template (reveal_pick, put_into, rearrange, open_pick_place)."""
+    template = SM_TEMPLATES[i % len(SM_TEMPLATES)]
+    world = site.world
+    counts = site.counts()
+    hidden = template in ("reveal_pick", "open_pick_place")
+    items = sorted(o.id for o in world.objects.values() if TYPES[o.type].pickupable and counts[o.type] == 1
+                   and (world.enclosed(o.id) if hidden else not world.enclosed(o.id))
+                   and (not hidden or (o.parent and world.objects[o.parent].type in CONTAINERS)))
+    if not items:
+        return None
+    item = rng.choice(items)
+    obj = world.objects[item]
+    name = words(obj.type)
+    pre = []
+    desc_c = ""
+    if hidden:
+        container = obj.parent
+        ctype = world.objects[container].type
+        if counts[ctype] != 1:
+            return None
+        desc_c = f"the {words(ctype)}"
+        pre = [{"target": container, "property": "isOpen", "value": True}]
+    if template == "reveal_pick":
+        spec = {"type": "object_held", "target": item, "preconditions": pre}
+        text = f"The {name} is inside {desc_c}. Open it and pick up the {name}."
+    else:
+        kinds = INTO if template == "put_into" else SURFACES
+        recs = _unique(site, kinds, obj.type, {item, obj.parent or ""})
+        if not recs:
+            return None
+        rec = rng.choice(recs)
+        spec = {"type": "object_at_receptacle", "target": item, "receptacle": rec, "preconditions": pre}
+        rname = words(world.objects[rec].type)
+        text = {"put_into": f"Put the {name} into the {rname}.",
+                "rearrange": f"Move the {name} to the {rname}.",
+                "open_pick_place": f"Take the {name} out of {desc_c} and put it on the {rname}."}[template]
+    cells = site.cells
+    cell = cells[rng.randrange(len(cells))]
+    pose = Agent(cell[0], cell[1], float(rng.randrange(0, 360, 15)), 0.0, True)
+    if goals.box_distance(world, item) > 6.0:
+        return None
+    return _episode("SM", site, item, text, pose, spec, template=template)
+
+
+def build_cr(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
+    """CR: the direct path is blocked (a full hand, a running microwave, an open microwave) and must be cleared."""
+    kind = CR_KINDS[i % len(CR_KINDS)]
+    world = site.world
+    if kind == "hand_full":
+        spec_e = _interaction(site, rng, "pick", True, "CR")
+        if spec_e is None:
+            return None
+        target = spec_e["success_spec"]["target"]
+        held = [o.id for o in world.objects.values() if TYPES[o.type].pickupable and o.id != target
+                and not world.enclosed(o.id) and world.objects[o.id].room == world.objects[target].room]
+        if not held:
+            return None
+        h = rng.choice(sorted(held))
+        spec_e["state_overrides"].append({"action": "PickupObject", "objectId": h})
+        spec_e["success_spec"]["constraint"] = {"kind": "hand_full", "object": h}
+        spec_e["meta"].update(constraint=kind)
+        return spec_e
+    mws = _targets(site, lambda o: o.type == "Microwave")
+    if not mws:
+        return None
+    oid = rng.choice(mws)
+    start = _start_near(site, oid, rng, 0.6, 4.0, VISIBLE_PIXELS)
+    if start is None:
+        return None
+    desc = describe(site, oid, start[1])
+    if desc is None:
+        return None
+    if kind == "running_appliance":
+        overrides = _state_override(world, oid, "isOpen", False) + [("ToggleObjectOn", oid)]
+        spec = {"type": "object_state", "target": oid, "property": "isOpen", "value": True,
+                "constraint": {"kind": kind, "object": oid, "target": oid, "property": "isToggled", "value": False}}
+        text = f"Open {desc}."
+    else:
+        overrides = _state_override(world, oid, "isToggled", False) + [("OpenObject", oid)]
+        spec = {"type": "object_state", "target": oid, "property": "isToggled", "value": True,
+                "constraint": {"kind": kind, "object": oid, "target": oid, "property": "isOpen", "value": False}}
+        text = f"Turn on {desc}."
+    return _episode("CR", site, oid, text, start[0], spec, overrides, constraint=kind)
+
+
+BUILDERS = {"PG": build_pg, "DA": build_da, "VS": build_vs, "SV": build_sv, "AI": build_ai, "SI": build_si,
+            "SM": build_sm, "CR": build_cr}

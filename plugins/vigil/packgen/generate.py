@@ -1,0 +1,176 @@
+"""Writes the generated Vigil pack: `python -m suite_vigil.packgen.generate [--out DIR] [--seed 0] [--workers 2]`.
+
+Stage 1 lays out the houses (seeded multi-room houses of the household simulator, saved as scene JSON). Stage 2
+draws candidate episodes per family (suite_vigil.packgen.candidates) and runs each through the shared episode
+loop with the oracle agent; a candidate is kept only when the oracle settles it as B = 1 within the family's
+step budget, until the family has its quota. Families run in parallel worker processes, each with its own
+seeded stream, so the pack is the same for any number of workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+from omegaconf import OmegaConf
+from suite.loop import TraceSink, inline, run_episode
+from suite.records import Task
+from suite_household.controller import Controller
+from suite_household.generator import generate_house
+from suite_household.scene_io import load_scene, save_scene
+from suite_household.world import Scene
+from suite_vigil.episodes import EPISODES, PACK_MANIFEST, house, remember_house
+from suite_vigil.oracle import OracleAgent
+from suite_vigil.packgen.candidates import BUILDERS, Site, snake
+from suite_vigil.sim import CAMERA, INTERACTION_DISTANCE
+from suite_vigil.vocabulary import FAMILY_CODES
+
+GENERATOR_VERSION = "1"
+PER_FAMILY = 125
+HOUSES = 24
+MAX_DRAWS = 40  # candidate draws per kept episode before a family gives up
+ROOM_SETS = (("Kitchen", "LivingRoom", "Bedroom", "Bathroom"), ("Kitchen", "LivingRoom"),
+             ("Kitchen", "LivingRoom", "Bedroom"), ("Kitchen", "Bedroom", "Bathroom"), ("LivingRoom", "Bedroom"),
+             ("Kitchen", "Bathroom", "LivingRoom", "Bedroom"))
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "pack" / "data"
+CONFIG = Path(__file__).resolve().parents[3] / "configs" / "vigil.yaml"
+
+
+def invalid_limits() -> dict[str, int]:
+    """The per-family invalid-action limits of configs/vigil.yaml (frozen into every episode)."""
+    return dict(OmegaConf.to_container(OmegaConf.load(CONFIG).vigil.invalid_limits))
+
+
+def build_houses(out: Path, seed: int, count: int = HOUSES) -> dict[str, Scene]:
+    """Lay out and save the houses (each checked to read back equal); by name."""
+    (out / "houses").mkdir(parents=True, exist_ok=True)
+    scenes = {}
+    for i in range(count):
+        name = f"house_{i:02d}"
+        scene = generate_house(seed * 1000 + i, ROOM_SETS[i % len(ROOM_SETS)], name=name)
+        if load_scene(save_scene(scene, out / "houses" / f"{name}.json")) != scene:
+            raise RuntimeError(f"{name} does not read back equal to the generated scene")
+        scenes[name] = scene
+    return scenes
+
+
+def oracle_run(episode: dict[str, Any], data_dir: str) -> tuple[bool, int, str | None]:
+    """Run the oracle on an episode through the shared loop: (B = 1, steps, why not)."""
+    from suite_vigil import plugin
+
+    class Host:
+        def call(self, hook: str, bench: str, **kwargs: Any) -> Any:
+            return getattr(plugin, hook)(bench, **kwargs)
+
+    prompt = {"variant": "default", "normalized": False, "feedback": False}
+    task = Task("vigil", episode["episode_id"], {"episode": episode, "prompt": prompt, "backend": "household",
+                                                 "data_dir": data_dir},
+                category=episode["family"], max_steps=episode["max_steps"])
+    result = asyncio.run(run_episode(Host(), task, OracleAgent(), None, TraceSink(), offload=inline))
+    s = result.settlement
+    return s.outcome == "success", len(result.trajectory.steps), s.failure_reason
+
+
+def build_family(family: str, seed: int, data_dir: str, scenes: dict[str, Scene], quota: int,
+                 limits: dict[str, int]) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Draw, validate and keep `quota` episodes of one family (seeded by family); the kept ones and tallies."""
+    for name, scene in scenes.items():
+        remember_house(data_dir, name, scene)
+    names = sorted(scenes)
+    rng = random.Random(f"vigil:{seed}:{family}")
+    base = (FAMILY_CODES.index(family) + 1) * 100000
+    sites: dict[str, Site] = {}
+    kept: list[dict[str, Any]] = []
+    tally = {"drawn": 0, "rejected_by_rules": 0, "rejected_by_oracle": 0}
+    draw = 0
+    while len(kept) < quota and draw < quota * MAX_DRAWS:
+        draw += 1
+        name = names[rng.randrange(len(names))]
+        if name not in sites:
+            ctl = Controller(house(data_dir, name), interactionDistance=INTERACTION_DISTANCE, renderImage=False,
+                             **CAMERA)
+            sites[name] = Site(name, ctl)
+        site = sites[name]
+        site.ctl.reset()
+        episode = BUILDERS[family](site, rng, len(kept))
+        tally["drawn"] += 1
+        if episode is None:
+            tally["rejected_by_rules"] += 1
+            continue
+        episode["episode_id"] = f"procthor_{snake(episode['meta']['target_type'])}_seed{base + draw}"
+        episode["max_invalid"] = int(limits[family])
+        ok, steps, _ = oracle_run(episode, data_dir)
+        if not ok:
+            tally["rejected_by_oracle"] += 1
+            continue
+        episode["meta"]["oracle_steps"] = steps
+        kept.append(episode)
+    if len(kept) < quota:
+        raise RuntimeError(f"{family}: only {len(kept)} of {quota} episodes after {draw} draws")
+    return kept, tally
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def generate(out: Path = DEFAULT_OUT, seed: int = 0, workers: int = 2, per_family: int = PER_FAMILY,
+             families: tuple[str, ...] = FAMILY_CODES) -> dict[str, Any]:
+    """Write the whole pack to `out`; returns the manifest."""
+    started = time.monotonic()
+    out.mkdir(parents=True, exist_ok=True)
+    scenes = build_houses(out, seed)
+    limits = invalid_limits()
+    episodes: list[dict[str, Any]] = []
+    tallies: dict[str, dict[str, int]] = {}
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {f: pool.submit(build_family, f, seed, str(out), scenes, per_family, limits) for f in families}
+        for family, future in futures.items():
+            kept, tallies[family] = future.result()
+            episodes += kept
+    episodes.sort(key=lambda e: e["episode_id"])
+    (out / EPISODES).write_text(json.dumps(episodes, indent=0, separators=(",", ":")) + "\n", encoding="utf-8")
+    steps = {f: [e["meta"]["oracle_steps"] for e in episodes if e["family"] == f] for f in families}
+    manifest = {
+        "name": "vigil-generated",
+        "description": "Our own Vigil pack: 8 families x 125 episodes on seeded household houses; every episode is "
+                       "solved by suite_vigil.oracle with B = 1 within its step budget. Not the paper's pack "
+                       "(unreleased).",
+        "generator": "suite_vigil.packgen.generate", "generator_version": GENERATOR_VERSION, "seed": seed,
+        "per_family": per_family, "houses": len(scenes), "invalid_limits": limits,
+        "families": {f: {"episodes": len(steps[f]), "oracle_steps_mean": round(mean(steps[f]), 2),
+                         "oracle_steps_max": max(steps[f]), **tallies[f]} for f in families},
+        "files": {p.relative_to(out).as_posix(): _sha(p) for p in sorted(out.rglob("*.json"))
+                  if p.name != PACK_MANIFEST},
+        "build_s": round(time.monotonic() - started, 1),
+    }
+    (out / PACK_MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--per-family", type=int, default=PER_FAMILY)
+    ap.add_argument("--families", default=",".join(FAMILY_CODES))
+    args = ap.parse_args(argv)
+    manifest = generate(args.out, args.seed, args.workers, args.per_family, tuple(args.families.split(",")))
+    for family, figures in manifest["families"].items():
+        print(f"{family}: {figures}")
+    print(f"built in {manifest['build_s']} s -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

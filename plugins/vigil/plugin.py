@@ -1,0 +1,129 @@
+"""The Vigil plugin: terminal commitment on the household simulator (8 families, pixel interaction, W vs B)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from suite.errors import ConfigError
+from suite.hookspecs import hookimpl
+from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
+from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
+from suite_vigil import analysis, prompting, scoring
+from suite_vigil.env import VigilEnv
+from suite_vigil.episodes import PACK_MANIFEST, is_data_dir, load_episodes
+from suite_vigil.parsing import parse_reply
+from suite_vigil.sim import BACKENDS, make_sim
+from suite_vigil.vocabulary import FAMILIES, FAMILY_CODES
+
+BENCH = "vigil"
+PACK_DIR = Path(__file__).parent / "pack" / "data"
+COORDS = ("native", "normalized_1000")
+
+
+def oracle_agent(ctx: Any) -> Any:
+    """The privileged solver (see suite_vigil.oracle)."""
+    from suite_vigil.oracle import OracleAgent
+
+    return OracleAgent(ctx)
+
+
+def simulator_resources(config: Any) -> dict[str, float]:
+    """One CPU per embedded simulator; AI2-THOR renders on a GPU, so one GPU per simulator with that backend."""
+    backend = str((config.get("env") or {}).get("backend") or "household")
+    return {"num_cpus": 1, "num_gpus": 1} if backend == "ai2thor" else {"num_cpus": 1}
+
+
+@hookimpl
+def register(registry: Registry) -> None:
+    """Declare the benchmark, its oracle and its generated pack (the paper's data is not public)."""
+    registry.add_benchmark(BenchmarkSpec(
+        name=BENCH,
+        description="Vigil: terminal commitment (W world completion vs B world + correct report), 8 families",
+        headline=[Metric("B", "B"), Metric("W", "W"), Metric("delta", "Δ", higher_is_better=False),
+                  Metric("FR", "FR", higher_is_better=False), Metric("NR", "NR", higher_is_better=False),
+                  Metric("IL", "IL", higher_is_better=False),
+                  Metric("steps", "steps", percent=False, higher_is_better=False)],
+        detail_tables=analysis.detail_tables,
+        resources={"num_cpus": 1},
+        resources_for=simulator_resources,
+    ))
+    registry.add_data_source(DataSource(
+        BENCH,
+        official="none: the paper's 1,000-episode pack is not public",
+        pack_dir=PACK_DIR,
+        pack_label="generated Vigil pack (seeded, oracle-validated, 8 families x 125; not the paper's episodes)",
+        is_data_dir=is_data_dir,
+        pack_manifest=PACK_MANIFEST,
+    ))
+    registry.add_agent(AgentSpec("oracle", oracle_agent, "privileged planner over the hidden world state",
+                                 benchmarks=(BENCH,)))
+
+
+def settings(config: Any) -> dict[str, Any]:
+    """The checked prompt and env settings of a config section."""
+    coords = str(config.get("coords") or "native")
+    variant = str(config.get("prompt") or "default")
+    backend = str((config.get("env") or {}).get("backend") or "household")
+    if coords not in COORDS:
+        raise ConfigError(f"vigil.coords: {coords!r} is unknown; choose one of {', '.join(COORDS)}")
+    if variant not in prompting.PROMPTS:
+        raise ConfigError(f"vigil.prompt: {variant!r} is unknown; choose one of {', '.join(prompting.PROMPTS)}")
+    if backend not in BACKENDS:
+        raise ConfigError(f"vigil.env.backend: {backend!r} is unknown; choose one of {', '.join(BACKENDS)}")
+    feedback = config.get("feedback", False)
+    if not isinstance(feedback, bool):
+        raise ConfigError(f"vigil.feedback: {feedback!r} is not true or false")
+    families = list(config.get("families") or FAMILY_CODES)
+    unknown = sorted(set(families) - set(FAMILY_CODES))
+    if unknown:
+        raise ConfigError(f"vigil.families: unknown {unknown}; choose from {', '.join(FAMILY_CODES)}")
+    limits = dict(config.get("invalid_limits") or {})
+    for code in FAMILY_CODES:
+        value = limits.get(code)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ConfigError(f"vigil.invalid_limits.{code}: {value!r} is not a count (an integer >= 0)")
+    return {"normalized": coords == "normalized_1000", "variant": variant, "feedback": feedback,
+            "backend": backend, "families": families, "invalid_limits": limits}
+
+
+@hookimpl
+def load_tasks(benchmark: str, config: Any) -> list[Task]:
+    """Every episode of the pack (sorted by id), filtered by family, with the run's prompt settings."""
+    s = settings(config)
+    prompt = {"variant": s["variant"], "normalized": s["normalized"], "feedback": s["feedback"]}
+    tasks = []
+    for ep in load_episodes(Path(config.data_dir)):
+        if ep["family"] not in s["families"]:
+            continue
+        ep = {**ep, "max_invalid": s["invalid_limits"][ep["family"]]}
+        data = {"episode": ep, "prompt": prompt, "backend": s["backend"], "data_dir": str(config.data_dir)}
+        tasks.append(Task(BENCH, ep["episode_id"], data, category=ep["family"], max_steps=ep["max_steps"],
+                          meta={"tier": FAMILIES[ep["family"]].tier}))
+    return tasks
+
+
+@hookimpl
+def make_env(benchmark: str, task: Task, config: Any) -> VigilEnv:
+    """The episode's house on the configured backend, at its start pose with its preset states."""
+    sim = make_sim(task.data["episode"], task.data["backend"], task.data["data_dir"])
+    prompt = task.data["prompt"]
+    return VigilEnv(task, sim, feedback=prompt["feedback"], normalized=prompt["normalized"])
+
+
+@hookimpl
+def build_prompt(benchmark: str, task: Task, observation: Observation, history: list[StepRecord]) -> list[dict]:
+    """The four-block system prompt, then the instruction, the text history and the current frame."""
+    return prompting.build_messages(task, observation, history)
+
+
+@hookimpl
+def parse_action(benchmark: str, task: Task, reply: str) -> Action:
+    """One JSON object with skill_name and arguments; anything else is an invalid action."""
+    return parse_reply(reply, normalized=task.data["prompt"]["normalized"])
+
+
+@hookimpl
+def settle(benchmark: str, task: Task, trajectory: Trajectory, env: VigilEnv) -> Settlement:
+    """W, strict W, B, the closure label and the analyses' per-episode figures."""
+    return scoring.settle(task, trajectory, env)

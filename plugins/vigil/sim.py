@@ -1,0 +1,45 @@
+"""Building an episode's simulator on either backend: the paper's camera, the start pose, the preset states."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from suite.errors import ConfigError
+from suite_household.adapter import SimAdapter
+from suite_household.thor_backend import make_controller
+from suite_vigil.episodes import house
+
+#: Section 2: 640x480 frames, 90 degree field of view, 6.0 m visibility, instance segmentation (evaluator only).
+CAMERA = {"width": 640, "height": 480, "fieldOfView": 90.0, "visibilityDistance": 6.0,
+          "renderInstanceSegmentation": True, "gridSize": 0.25}
+INTERACTION_DISTANCE = 1.5
+BACKENDS = ("household", "ai2thor")
+
+
+class SetupError(RuntimeError):
+    """An episode's preset could not be applied (an env_error, never an agent failure)."""
+
+
+def make_sim(episode: dict[str, Any], backend: str, data_dir: str) -> SimAdapter:
+    """The episode's house on `backend`, the agent at its start pose, its preset states applied."""
+    if backend == "household":
+        ctl = make_controller("household", house(data_dir, episode["house"]),
+                              interactionDistance=INTERACTION_DISTANCE, **CAMERA)
+    elif backend == "ai2thor":
+        if "thor_scene" not in episode:
+            raise ConfigError(f"vigil.env.backend=ai2thor: episode {episode['episode_id']} has no thor_scene; "
+                              "the generated pack's houses are household scenes (see plugins/vigil/README.md)")
+        ctl = make_controller("ai2thor", episode["thor_scene"], **CAMERA)
+    else:
+        raise ConfigError(f"vigil.env.backend: {backend!r} is unknown; choose one of {', '.join(BACKENDS)}")
+    sim = SimAdapter(ctl)
+    pose = episode["agent_init"]
+    setup = [("TeleportFull", {"position": pose["position"], "rotation": {"x": 0, "y": pose["rotation"], "z": 0},
+                               "horizon": pose["horizon"], "standing": pose["standing"]})]
+    setup += [(o["action"], {"objectId": o["objectId"], "forceAction": True}) for o in episode["state_overrides"]]
+    for action, args in setup:
+        ok, error = sim.step(action, **args)
+        if not ok:
+            sim.close()
+            raise SetupError(f"{episode['episode_id']}: {action} failed at setup: {error}")
+    return sim

@@ -1,0 +1,69 @@
+"""The prompt of section 6: four blocks in order, the neutral and normalized_1000 variants, the text history
+(20 turns, the agent's own thought and cognitive_state), the +FB booleans only under feedback."""
+
+from __future__ import annotations
+
+from suite.records import Action, Image, Observation, StepRecord, Task
+from suite_vigil.parsing import VigilAction
+from suite_vigil.prompting import _ANTI_CLAIM, _NORMALIZED, build_messages, prompt_sha256, system_prompt
+
+EPISODE = {"instruction": "Open the fridge.", "max_steps": 25}
+
+
+def task(variant: str = "default", normalized: bool = False, feedback: bool = False) -> Task:
+    return Task("vigil", "procthor_fridge_seed1", {"episode": EPISODE, "prompt": {
+        "variant": variant, "normalized": normalized, "feedback": feedback}})
+
+
+def steps(n: int) -> list[StepRecord]:
+    out = []
+    for i in range(n):
+        value = VigilAction("navigate", {"mode": "forward", "magnitude": 1}, thought=f"t{i}",
+                            cognitive_state={"k": i})
+        out.append(StepRecord(i, Action(value=value), info={"too_far": i == 1, "path_blocked": i == 2}))
+    out.append(StepRecord(n, Action(value=VigilAction(None, invalid="not exactly one JSON object"))))
+    return out
+
+
+def test_four_blocks_in_order_with_the_instruction_in_block_one() -> None:
+    text = system_prompt("Open the fridge.")
+    starts = [text.index(h) for h in ("Task: Open the fridge.", "## Allowed actions - navigate|look|interact_pixel|"
+                                      "report", "## Grounding Rules", "## Output format")]
+    assert starts == sorted(starts)
+    for word in ("ground", "activate", "deactivate", "open_access", "close_access", "pick", "place", "drop",
+                 "success", "fail", "on", "off", "open", "closed", "unsafe", "invalid"):
+        assert word in text
+
+
+def test_neutral_variant_drops_only_the_two_sentences() -> None:
+    default, neutral = system_prompt("X"), system_prompt("X", "neutral")
+    assert _ANTI_CLAIM in default and _ANTI_CLAIM not in neutral
+    assert default.replace(" " + _ANTI_CLAIM, "") == neutral
+
+
+def test_normalized_rule_opens_the_grounding_block() -> None:
+    text = system_prompt("X", normalized=True)
+    assert text.index("## Grounding Rules\n" + _NORMALIZED) > 0 and _NORMALIZED not in system_prompt("X")
+    assert prompt_sha256() != prompt_sha256(normalized=True) != prompt_sha256("neutral")
+
+
+def test_user_message_holds_history_and_the_current_frame_only() -> None:
+    obs = Observation(text="Open the fridge.", images=[Image(png=b"\x89PNG", label="current")])
+    messages = build_messages(task(), obs, steps(25))
+    assert [m["role"] for m in messages] == ["system", "user"]
+    parts = messages[1]["content"]
+    text = parts[0]["text"]
+    assert "Step 27 of at most 25." in text
+    lines = [line for line in text.splitlines() if line.startswith("step ")]
+    assert len(lines) == 20 and lines[0].startswith("step 7:") and "invalid action" in lines[-1]
+    assert '"thought": "t6"' in lines[0] and '"cognitive_state": {"k": 6}' in lines[0]
+    assert "too_far" not in text
+    assert parts[1]["text"] == '{"role": "current"}' and parts[2]["type"] == "image_url"
+    assert len([p for p in parts if p["type"] == "image_url"]) == 1
+
+
+def test_feedback_adds_only_the_two_booleans() -> None:
+    text = build_messages(task(feedback=True), Observation(), steps(3))[1]["content"][0]["text"]
+    assert "step 2: " in text and "too_far=true, path_blocked=false" in text
+    assert "too_far=false, path_blocked=true" in text
+    assert "success" not in text.split("Your previous steps")[1]
