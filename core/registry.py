@@ -67,6 +67,9 @@ class BenchmarkSpec:
     #: what one simulator needs under the benchmark's config section (e.g. a GPU with a real simulator backend);
     #: replaces `resources` for the Ray executor when given
     resources_for: Callable[[Any], dict[str, float]] | None = None
+    #: what a run of this benchmark records in its metadata (`benchmark_meta.<name>`), from its config section:
+    #: e.g. the SHA-256 of the rendered prompt template and the prompt profile
+    run_metadata: Callable[[Any], dict[str, Any]] | None = None
     #: its simulator's calls are pure Python that finish in microseconds and never block: the local executor
     #: runs them on the event loop instead of handing each to a worker thread (a thread gives such code no
     #: parallelism under the GIL, and waking one costs more than the call)

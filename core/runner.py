@@ -295,6 +295,8 @@ def run_metadata(host: PluginHost, cfg: DictConfig, benchmarks: list[str],
         "agent": cfg.run.agent,
         "label": cfg.run.get("label"),
         "executor": cfg.run.executor,
+        "benchmark_meta": {b: dict(host.benchmark(b).run_metadata(cfg.get(b) or OmegaConf.create({})))
+                           for b in benchmarks if host.benchmark(b).run_metadata},
     }
 
 

@@ -34,6 +34,15 @@ def simulator_resources(config: Any) -> dict[str, float]:
     return {"num_cpus": 1, "num_gpus": 1} if backend == "ai2thor" else {"num_cpus": 1}
 
 
+def run_metadata(config: Any) -> dict[str, Any]:
+    """The profile, prompt policy and version, and the SHA-256 of the rendered prompt (placeholder instruction)."""
+    s = settings(config)
+    return {"profile": prompting.PROFILE, "prompt_policy": prompting.POLICY,
+            "prompt_policy_version": prompting.POLICY_VERSION, "prompt_variant": s["variant"],
+            "coords": "normalized_1000" if s["normalized"] else "native", "feedback": s["feedback"],
+            "prompt_sha256": prompting.prompt_sha256(s["variant"], s["normalized"])}
+
+
 @hookimpl
 def register(registry: Registry) -> None:
     """Declare the benchmark, its oracle and its generated pack (the paper's data is not public)."""
@@ -47,6 +56,7 @@ def register(registry: Registry) -> None:
         detail_tables=analysis.detail_tables,
         resources={"num_cpus": 1},
         resources_for=simulator_resources,
+        run_metadata=run_metadata,
     ))
     registry.add_data_source(DataSource(
         BENCH,

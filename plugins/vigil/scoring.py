@@ -2,9 +2,11 @@
 labels FR/NR/IL, the outcome category, closure lag, progress, post-attainment actions, execution events and
 the counterfactual report policies, all from what the env recorded.
 
-Taxonomy: B = 1 is `success`; every other agent ending is `agent_failure` with the Vigil label as its category,
-in this order: FR (a report that does not match), IL (the invalid-action limit, which is also a no-report end),
-NR (the step budget ran out without a report), honest_fail (a correct fail/unsafe/invalid report when W = 0).
+Taxonomy: B = 1 is `success`; any other ending gets its outcome by the shared precedence rule
+(`suite.outcomes.failure_outcome`: `parse_failure` when no reply of the episode was a valid action,
+`budget_exhausted` when the step budget ran out, else `agent_failure`) and the Vigil label as its category:
+FR (a report that does not match), IL (the invalid-action limit, also a no-report end), NR (the step budget ran
+out without a report), honest_fail (a correct fail/unsafe/invalid report when W = 0).
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from suite.outcomes import failure_outcome
 from suite.records import Settlement, Task, Trajectory
 from suite_vigil import goals, prompting
-from suite_vigil.env import INVALID_LIMIT, REPORT, VigilEnv
+from suite_vigil.env import INVALID_LIMIT, NO_REPORT, REPORT, VigilEnv
 from suite_vigil.vocabulary import SKILLS
 
 OUTCOME_CATEGORIES = ("verified_success", "post_attainment_drift", "unsupported_commitment", "missed_execution")
@@ -79,6 +82,7 @@ def settle(task: Task, trajectory: Trajectory, env: VigilEnv) -> Settlement:
         "family": ep["family"], "tier": ep["tier"], "template": ep["meta"].get("template"),
         "feedback": bool(task.data["prompt"]["feedback"]), "prompt": task.data["prompt"]["variant"],
         "coords": "normalized_1000" if task.data["prompt"]["normalized"] else "native",
+        "profile": prompting.PROFILE, "prompt_policy": f"{prompting.POLICY}@{prompting.POLICY_VERSION}",
         "prompt_sha256": prompting.prompt_sha256(task.data["prompt"]["variant"], task.data["prompt"]["normalized"],
                                                  ep["instruction"]),
         "W": w, "W_strict": w_strict, "B": b, "delta": float(w) - float(b),
@@ -98,8 +102,8 @@ def settle(task: Task, trajectory: Trajectory, env: VigilEnv) -> Settlement:
         **counterfactuals(spec["type"], w),
     }
     reason = None if b else _reason(cat, st.end, report, w)
-    return Settlement(outcome="success" if b else "agent_failure", metrics=metrics, failure_reason=reason,
-                      category=cat)
+    outcome = "success" if b else failure_outcome(len(st.log), st.invalid, st.end == NO_REPORT)
+    return Settlement(outcome=outcome, metrics=metrics, failure_reason=reason, category=cat)
 
 
 def _reason(cat: str | None, end: str | None, report: Any, w: bool) -> str:

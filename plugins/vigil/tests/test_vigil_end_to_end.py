@@ -35,8 +35,12 @@ def test_a_model_reporting_success_at_once_scores_fr_on_every_w0_and_no_sv(tmp_p
     out = tmp_path / "eager"
     assert main(["run", "--plugins", "vigil", "--model", "scripted/vigil-eager", "--tasks", ",".join(two_per_family),
                  "--out", str(out), *SMALL]) == 0
-    records = RunStore(out).records()
+    store = RunStore(out)
+    records = store.records()
     assert len(records) == 16 and len(calls) == 16
+    meta = store.meta()["benchmark_meta"]["vigil"]
+    assert meta["profile"] == "pure_rgb_dialogue_history_baseline" and len(meta["prompt_sha256"]) == 64
+    assert meta["prompt_policy"] == "native_embodied_public_evidence" and meta["prompt_policy_version"]
     for rec in records:
         m = rec["metrics"]
         assert rec["steps"] == 1 and m["reported"] and m["status"] == "success"
@@ -55,7 +59,7 @@ def test_garbage_replies_end_every_episode_on_the_invalid_action_limit(tmp_path:
                  ",".join(two_per_family[:4]), "--out", str(out), *SMALL]) == 0
     for rec in RunStore(out).records():
         m = rec["metrics"]
-        assert m["IL"] and m["NR"] and rec["failure_category"] == "IL" and rec["outcome"] == "agent_failure"
+        assert m["IL"] and m["NR"] and rec["failure_category"] == "IL" and rec["outcome"] == "parse_failure"
         assert m["invalid_actions"] == rec["steps"]
 
 

@@ -36,7 +36,7 @@ def test_w1_report_match_is_verified_success(pg) -> None:
 def test_w1_no_report_is_nr_drift(pg) -> None:
     s, _ = run(pg, [*oracle_actions(pg), SPIN, SPIN, SPIN, SPIN, report("success")])
     expect(s, W=True, B=False, NR=True, FR=False, IL=False, reported=False, end="fail_no_report",
-           outcome="agent_failure", category="NR", outcome_category="post_attainment_drift", steps=5)
+           outcome="budget_exhausted", category="NR", outcome_category="post_attainment_drift", steps=5)
     assert s.metrics["post_goal_actions"] == {"navigate": 4, "look": 0, "interact_pixel": 0, "report": 0,
                                               "invalid": 0}
 
@@ -50,7 +50,7 @@ def test_w1_report_fail_is_fr(pg) -> None:
 def test_w0_report_success_is_a_false_success_at_zero_progress(pg) -> None:
     s, _ = run(pg, [report("success")])
     expect(s, W=False, B=False, FR=True, category="FR", outcome_category="unsupported_commitment",
-           false_success=True, fs_at_zero=True, progress_at_report=0.0, cf_always_success=0.0)
+           outcome="agent_failure", false_success=True, fs_at_zero=True, progress_at_report=0.0, cf_always_success=0.0)
 
 
 @pytest.mark.parametrize("status", ["fail", "unsafe", "invalid", "completed!"])
@@ -68,15 +68,17 @@ def test_w0_state_labels_never_match_in_goal_mode(pg) -> None:
 def test_w0_budget_exhausted_is_nr_missed_execution(pg) -> None:
     s, _ = run(pg, [SPIN] * 5)
     expect(s, W=False, NR=True, IL=False, category="NR", outcome_category="missed_execution", steps=5,
-           end="fail_no_report")
+           end="fail_no_report", outcome="budget_exhausted")
 
 
 def test_invalid_actions_over_the_limit_end_as_il(pg) -> None:
     limit = pg.data["episode"]["max_invalid"]
     s, env = run(pg, [BAD] * (limit + 1) + [report("fail")])
     expect(s, W=False, IL=True, NR=True, FR=False, category="IL", end="invalid_action_limit_exceeded",
-           invalid_actions=limit + 1, steps=limit + 1)
+           invalid_actions=limit + 1, steps=limit + 1, outcome="parse_failure")
     assert not env.state.report
+    s, _ = run(pg, [SPIN] + [BAD] * (limit + 1))
+    expect(s, IL=True, category="IL", outcome="agent_failure", steps=limit + 2)
 
 
 def test_sv_needs_the_exact_label(sv) -> None:
