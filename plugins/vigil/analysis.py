@@ -9,6 +9,7 @@ from typing import Any
 
 from suite.records import INFRA_OUTCOMES
 from suite.registry import DetailTable
+from suite_vigil.scoring import POST_KEYS
 from suite_vigil.vocabulary import FAMILY_CODES, SKILLS
 
 Records = list[dict[str, Any]]
@@ -114,11 +115,10 @@ def action_mix(recs: Records) -> list[Any]:
     totals: dict[str, int] = defaultdict(int)
     for rec in recs:
         if rec["metrics"]["W"]:
-            for k, v in rec["metrics"]["post_goal_actions"].items():
-                totals[k] += v
+            for k in POST_KEYS:
+                totals[k] += rec["metrics"][f"post_goal_{k}"]
     n = sum(totals.values())
-    keys = (*SKILLS, "invalid")
-    return [round(100.0 * totals[k] / n, 1) if n else None for k in keys] + [n]
+    return [round(100.0 * totals[k] / n, 1) if n else None for k in POST_KEYS] + [n]
 
 
 def feedback_deltas(records: Records) -> list[list[Any]]:

@@ -37,11 +37,10 @@ def make_sim(episode: dict[str, Any], backend: str, data_dir: str) -> SimAdapter
     setup = [("TeleportFull", {"position": pose["position"], "rotation": {"x": 0, "y": pose["rotation"], "z": 0},
                                "horizon": pose["horizon"], "standing": pose["standing"]})]
     setup += [(o["action"], {"objectId": o["objectId"], "forceAction": True}) for o in episode["state_overrides"]]
-    sim.render = False  # the first frame is rendered when the env first asks for it
-    for action, args in setup:
+    for n, (action, args) in enumerate(setup):
+        sim.render = n == len(setup) - 1  # only the last setup step renders the first frame and segmentation
         ok, error = sim.step(action, **args)
         if not ok:
             sim.close()
             raise SetupError(f"{episode['episode_id']}: {action} failed at setup: {error}")
-    sim.render = True
     return sim

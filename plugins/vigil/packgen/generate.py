@@ -14,6 +14,7 @@ import asyncio
 import hashlib
 import json
 import random
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -115,6 +116,7 @@ def build_family(family: str, seed: int, data_dir: str, scenes: dict[str, Scene]
         kept.append(episode)
     if len(kept) < quota:
         raise RuntimeError(f"{family}: only {len(kept)} of {quota} episodes after {draw} draws")
+    print(f"{family}: {quota} episodes kept of {draw} drawn", file=sys.stderr, flush=True)
     return kept, tally
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from suite_vigil.analysis import action_mix, detail_tables, feedback_deltas, summary
-from suite_vigil.scoring import counterfactuals
+from suite_vigil.scoring import POST_KEYS, counterfactuals
 
 
 def rec(family: str, w: bool, end: str, status: str | None = None, matched: bool = False, *, task: str = "t",
@@ -19,7 +19,7 @@ def rec(family: str, w: bool, end: str, status: str | None = None, matched: bool
          "FR": reported and not matched, "NR": not reported, "IL": end == "invalid_action_limit_exceeded",
          "honest_fail": reported and matched and not w, "steps": 4, "closure_lag": lag,
          "false_success": bool(reported and status == "success" and not w), "fs_at_zero": at0,
-         "post_goal_actions": post or {"navigate": 0, "look": 0, "interact_pixel": 0, "report": 0, "invalid": 0},
+         **{f"post_goal_{k}": v for k, v in (post or dict.fromkeys(POST_KEYS, 0)).items()},
          "path_blocked": 1, "too_far": 0, "retries": 2, "feedback": feedback, **counterfactuals(spec, w), **extra}
     return {"episode_id": task, "task_id": task, "benchmark": "vigil", "model": model, "agent": "direct",
             "outcome": outcome or ("success" if b else "agent_failure"), "metrics": m}

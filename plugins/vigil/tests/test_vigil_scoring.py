@@ -37,8 +37,8 @@ def test_w1_no_report_is_nr_drift(pg) -> None:
     s, _ = run(pg, [*oracle_actions(pg), SPIN, SPIN, SPIN, SPIN, report("success")])
     expect(s, W=True, B=False, NR=True, FR=False, IL=False, reported=False, end="fail_no_report",
            outcome="budget_exhausted", category="NR", outcome_category="post_attainment_drift", steps=5)
-    assert s.metrics["post_goal_actions"] == {"navigate": 4, "look": 0, "interact_pixel": 0, "report": 0,
-                                              "invalid": 0}
+    assert [s.metrics[f"post_goal_{k}"] for k in ("navigate", "look", "interact_pixel", "report", "invalid")] == [
+        4, 0, 0, 0, 0]
 
 
 def test_w1_report_fail_is_fr(pg) -> None:
@@ -94,15 +94,17 @@ def test_sv_needs_the_exact_label(sv) -> None:
 def test_closure_lag_counts_the_steps_between_goal_and_report() -> None:
     ai = first("AI")
     actions = oracle_actions(ai)
-    s, _ = run(ai, [*actions, SPIN, SPIN, report("success")])
+    s, env = run(ai, [*actions, SPIN, SPIN, report("success")])
+    assert env.state.log[0].progress < 1.0
     expect(s, W=True, B=True, closure_lag=2, first_goal_step=len(actions), report_step=len(actions) + 3)
-    assert s.metrics["progress"][-1] == 1.0 and s.metrics["progress"][0] < 1.0
+    assert s.metrics["progress_final"] == 1.0
 
 
 def test_progress_is_zero_until_a_sub_condition_advances() -> None:
     da = first("DA")
-    s, _ = run(da, [SPIN, report("success")])
-    assert s.metrics["progress"] == [0.0, 0.0] and s.metrics["fs_at_zero"]
+    s, env = run(da, [SPIN, report("success")])
+    assert [log.progress for log in env.state.log] == [0.0, 0.0] and s.metrics["progress_max"] == 0.0
+    assert s.metrics["fs_at_zero"]
 
 
 def test_retries_count_repeats_of_an_identical_invocation(pg) -> None:

@@ -64,7 +64,7 @@ def test_an_episode_settles_the_same_on_both_backends(fake_ai2thor: type[FakeTho
     assert not env.sim.embedded
     on_ai2thor, _ = run(thor_task, actions, env)
     assert on_ai2thor.metrics["B"] and on_household.metrics["B"]
-    keep = ("W", "W_strict", "B", "FR", "NR", "steps", "progress", "too_far", "path_blocked")
+    keep = ("W", "W_strict", "B", "FR", "NR", "steps", "progress_final", "too_far", "path_blocked")
     assert {k: on_ai2thor.metrics[k] for k in keep} == {k: on_household.metrics[k] for k in keep}
     made = fake_ai2thor.made[0]
     assert (made["width"], made["height"], made["fieldOfView"], made["visibilityDistance"]) == (640, 480, 90.0, 6.0)
