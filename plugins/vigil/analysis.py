@@ -8,7 +8,7 @@ from collections import defaultdict
 from typing import Any
 
 from suite.records import INFRA_OUTCOMES
-from suite.registry import DetailTable
+from suite.registry import Cell, DetailTable
 from suite_vigil.scoring import POST_KEYS
 from suite_vigil.vocabulary import FAMILY_CODES, SKILLS
 
@@ -64,14 +64,17 @@ def summary(recs: Records) -> dict[str, Any]:
     }
 
 
+def _wb(s: dict[str, Any]) -> Cell:
+    return Cell(f"{s['W']}/{s['B']}", W=s["W"], B=s["B"], n=s["n"])
+
+
 def detail_tables(records: Records) -> list[DetailTable]:
     """Every Vigil table, one row per (model, agent) of the report (a +FB run is its own row)."""
     grid, fam_rows, closure, cond, cf, mix, events = [], [], [], [], [], [], []
     for (model, agent), recs in _groups(records).items():
         fams = _families(recs)
         s = summary(recs)
-        grid.append([model, agent, *(f"{summary(fams[f])['W']}/{summary(fams[f])['B']}" if fams.get(f) else "-"
-                                     for f in FAMILY_CODES), f"{s['W']}/{s['B']}"])
+        grid.append([model, agent, *(_wb(summary(fams[f])) if fams.get(f) else "-" for f in FAMILY_CODES), _wb(s)])
         for code in (*FAMILY_CODES, "all"):
             part = recs if code == "all" else fams.get(code, [])
             if part:
