@@ -43,11 +43,6 @@ class Event:
                 self.object_id_to_color = {i: instance_color(i) for i in frame.ids}
                 self.color_to_object_id = {c: i for i, c in self.object_id_to_color.items()}
 
-    @property
-    def outcome(self) -> tuple[bool, str]:
-        """(lastActionSuccess, errorMessage) without building the full metadata."""
-        return bool(self._base["lastActionSuccess"]), str(self._base["errorMessage"])
-
     @cached_property
     def metadata(self) -> dict[str, Any]:
         """AI2-THOR's metadata dict: action outcome, agent, objects (with visibility) and inventory."""
