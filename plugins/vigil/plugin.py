@@ -13,12 +13,12 @@ from suite_vigil import analysis, prompting, scoring
 from suite_vigil.env import VigilEnv
 from suite_vigil.episodes import PACK_MANIFEST, is_data_dir, load_episodes
 from suite_vigil.parsing import parse_reply
+from suite_vigil.settings import CONFIG_SCHEMA, COORDS
 from suite_vigil.sim import BACKENDS, make_sim
 from suite_vigil.vocabulary import FAMILIES, FAMILY_CODES
 
 BENCH = "vigil"
 PACK_DIR = Path(__file__).parent / "pack" / "data"
-COORDS = ("native", "normalized_1000")
 
 
 def oracle_agent(ctx: Any) -> Any:
@@ -57,6 +57,7 @@ def register(registry: Registry) -> None:
         resources={"num_cpus": 1},
         resources_for=simulator_resources,
         run_metadata=run_metadata,
+        config_schema=CONFIG_SCHEMA,
     ))
     registry.add_data_source(DataSource(
         BENCH,

@@ -76,3 +76,13 @@ def test_oracle_and_feedback_runs_pair_in_the_report(tmp_path: Path, two_per_fam
     assert main(["report", str(base), str(fb)]) == 0
     out = capsys.readouterr().out
     assert "Action feedback" in out and "W/B (%) per family" in out
+
+
+@pytest.mark.parametrize(("setting", "word"), [
+    ("vigil.coords=normalised", "coords"), ("vigil.families=[PG,XX]", "families"), ("vigil.feedback=maybe", "feedback"),
+    ("vigil.env.backend=unity", "backend"), ("vigil.invalid_limits.PG=-1", "PG"), ("vigil.prompt=short", "prompt"),
+])
+def test_bad_settings_fail_before_the_first_episode(tmp_path: Path, setting: str, word: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--plugins", "vigil", "--agent", "oracle", "--out", str(tmp_path / "bad"), setting]) == 2
+    assert word in capsys.readouterr().err and not (tmp_path / "bad" / "run.sqlite").exists()

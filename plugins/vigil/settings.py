@@ -1,0 +1,33 @@
+"""What the `vigil` config section accepts (checked by the core before a run's first episode)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from suite.settings import MODEL_DEFAULTS, OPTIONAL_PATH, one_of, optional_list
+from suite_vigil.prompting import PROMPTS
+from suite_vigil.sim import BACKENDS
+from suite_vigil.vocabulary import FAMILY_CODES
+
+COORDS = ("native", "normalized_1000")
+
+CONFIG_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "data_dir": OPTIONAL_PATH,
+        "families": optional_list(one_of(FAMILY_CODES)),
+        "coords": one_of(COORDS),
+        "prompt": one_of(PROMPTS),
+        "feedback": {"type": "boolean"},
+        "env": {"type": "object", "additionalProperties": False, "properties": {"backend": one_of(BACKENDS)}},
+        "invalid_limits": {
+            "type": "object",
+            "description": "the invalid-action limit of each family (Table 8's values are lost from the paper)",
+            "additionalProperties": False,
+            "required": list(FAMILY_CODES),
+            "properties": {code: {"type": "integer", "minimum": 0} for code in FAMILY_CODES},
+        },
+        "model_defaults": MODEL_DEFAULTS,
+    },
+}
