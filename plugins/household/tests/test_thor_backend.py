@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import sys
-import types
 from pathlib import Path
 
 import pytest
 from suite_household.rules import kitchen_world_rules, thor_rules
+from suite_household.testing import install_fake_ai2thor
 from suite_household.thor_backend import RefusedEvent, make_controller, world_from_metadata
 
 FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "thor_metadata_kitchen.json").read_text())
@@ -42,12 +42,8 @@ class _StubController:
 
 @pytest.fixture
 def stub_ai2thor(monkeypatch: pytest.MonkeyPatch) -> type[_StubController]:
-    pkg, mod = types.ModuleType("ai2thor"), types.ModuleType("ai2thor.controller")
-    mod.Controller = _StubController
-    monkeypatch.setitem(sys.modules, "ai2thor", pkg)
-    monkeypatch.setitem(sys.modules, "ai2thor.controller", mod)
     _StubController.calls = []
-    return _StubController
+    return install_fake_ai2thor(monkeypatch, _StubController)
 
 
 def test_world_from_metadata_reads_states_and_parents() -> None:

@@ -151,6 +151,14 @@ def _start_near(site: Site, oid: str, rng: random.Random, lo: float, hi: float, 
     return None
 
 
+def _in_view(site: Site, oid: str, rng: random.Random, lo: float, hi: float,
+             pixels: int = VISIBLE_PIXELS) -> tuple[Agent, str] | None:
+    """A start pose from which the object is in view (lo-hi metres away), and its unambiguous name."""
+    start = _start_near(site, oid, rng, lo, hi, need_pixels=pixels)
+    desc = describe(site, oid, start[1]) if start is not None else None
+    return None if desc is None else (start[0], desc)
+
+
 def _start_hidden(site: Site, oid: str, rng: random.Random, hi: float = 5.0) -> tuple[Agent, set[str]] | None:
     cells = site.cells_between(oid, 1.6, hi)
     rng.shuffle(cells)
@@ -182,29 +190,23 @@ def build_pg(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
     if not options:
         return None
     oid = rng.choice(options)
-    start = _start_near(site, oid, rng, 0.5, 1.3, need_pixels=VISIBLE_PIXELS)
+    start = _in_view(site, oid, rng, 0.5, 1.3)
     if start is None:
         return None
-    desc = describe(site, oid, start[1])
-    if desc is None:
-        return None
     spec = {"type": "target_grounded", "target": oid}
-    return _episode("PG", site, oid, f"Find {desc} in your current view and ground it with a click, then report.",
-                    start[0], spec, size_class=cls)
+    return _episode("PG", site, oid, f"Find {start[1]} in your current view and ground it with a click, then "
+                    "report.", start[0], spec, size_class=cls)
 
 
 def build_da(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
     """DA: a visible target beyond 1.5 m; walk within 1.5 m of it, then report."""
     options = _targets(site, lambda o: not site.world.enclosed(o.id) and o.type != "Doorway")
     oid = rng.choice(options)
-    start = _start_near(site, oid, rng, 2.0, 5.0, need_pixels=VISIBLE_PIXELS)
+    start = _in_view(site, oid, rng, 2.0, 5.0)
     if start is None:
         return None
-    desc = describe(site, oid, start[1])
-    if desc is None:
-        return None
     spec = {"type": "agent_near_target", "target": oid, "distance": goals.NEAR}
-    return _episode("DA", site, oid, f"Walk up to {desc} until it is within 1.5 m of you, then report.",
+    return _episode("DA", site, oid, f"Walk up to {start[1]} until it is within 1.5 m of you, then report.",
                     start[0], spec)
 
 
@@ -229,15 +231,12 @@ def build_sv(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
     if not options:
         return None
     oid = rng.choice(options)
-    start = _start_near(site, oid, rng, 0.6, 3.0, need_pixels=4 * VISIBLE_PIXELS)
+    start = _in_view(site, oid, rng, 0.6, 3.0, pixels=4 * VISIBLE_PIXELS)
     if start is None:
-        return None
-    desc = describe(site, oid, start[1])
-    if desc is None:
         return None
     on, off = goals.STATE_LABELS[prop]
     spec = {"type": "report_status", "target": oid, "property": prop}
-    return _episode("SV", site, oid, f"Is {desc} {on} or {off}? Report its state as you see it.", start[0], spec,
+    return _episode("SV", site, oid, f"Is {start[1]} {on} or {off}? Report its state as you see it.", start[0], spec,
                     _state_override(site.world, oid, prop, value), intent=f"{prop}={value}")
 
 
@@ -356,12 +355,10 @@ def build_cr(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
     if not mws:
         return None
     oid = rng.choice(mws)
-    start = _start_near(site, oid, rng, 0.6, 4.0, VISIBLE_PIXELS)
+    start = _in_view(site, oid, rng, 0.6, 4.0)
     if start is None:
         return None
-    desc = describe(site, oid, start[1])
-    if desc is None:
-        return None
+    desc = start[1]
     if kind == "running_appliance":
         overrides = _state_override(world, oid, "isOpen", False) + [("ToggleObjectOn", oid)]
         spec = {"type": "object_state", "target": oid, "property": "isOpen", "value": True,

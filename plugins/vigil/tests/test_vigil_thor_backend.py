@@ -7,12 +7,10 @@ ThorController and a world read back from metadata, exactly the path a real AI2-
 
 from __future__ import annotations
 
-import sys
-import types
-
 import pytest
 from suite.errors import ConfigError
 from suite_household.controller import Controller
+from suite_household.testing import install_fake_ai2thor
 from suite_vigil.episodes import house
 from suite_vigil.plugin import PACK_DIR, make_env
 from suite_vigil.tests.conftest import first, oracle_actions, report, run
@@ -38,12 +36,8 @@ class FakeThor:
 
 @pytest.fixture
 def fake_ai2thor(monkeypatch: pytest.MonkeyPatch) -> type[FakeThor]:
-    pkg, mod = types.ModuleType("ai2thor"), types.ModuleType("ai2thor.controller")
-    mod.Controller = FakeThor
-    monkeypatch.setitem(sys.modules, "ai2thor", pkg)
-    monkeypatch.setitem(sys.modules, "ai2thor.controller", mod)
     FakeThor.made = []
-    return FakeThor
+    return install_fake_ai2thor(monkeypatch, FakeThor)
 
 
 def on_thor(task):
