@@ -14,7 +14,7 @@ ROOTS = {
     "suite_longact": "plugins/longact",
     "suite_vigil": "plugins/vigil",
 }
-DATA = ["*.json", "*.yaml", "*.csv", "*.txt", "*.md", "*.jsonl", "*.png"]
+DATA = ["*.json", "*.yaml", "*.csv", "*.txt", "*.md", "*.jsonl", "*.png", "*.js", "*.css", "*.html"]
 
 packages: list[str] = []
 package_dir: dict[str, str] = {}

@@ -81,11 +81,18 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="render the cross-benchmark report of one or more runs")
     rep.add_argument("runs", nargs="+", metavar="RUN",
                      help="run folders; the first is the baseline the others are compared with")
-    rep.add_argument("--format", choices=["table", "md", "csv", "json"], default="table",
-                     help="table (terminal, default), md, csv or json")
+    rep.add_argument("--format", choices=["table", "md", "csv", "json", "html"], default="table",
+                     help="table (terminal, default), md, csv, json, or html (a static site written to --out)")
+    rep.add_argument("--out", metavar="DIR", help="with --format html: the folder to write the site into")
     rep.add_argument("--reference", action="store_true", default=None,
                      help="add each benchmark's published paper numbers as `paper: <model>` rows "
                           "(config: report.reference=true)")
+
+    view = sub.add_parser("view", help="build the HTML report of one or more runs in a temporary folder and open it")
+    view.add_argument("runs", nargs="+", metavar="RUN",
+                      help="run folders; the first is the baseline the others are compared with")
+    view.add_argument("--out", metavar="DIR", help="write the site here instead of a temporary folder")
+    view.add_argument("--no-open", action="store_true", help="only print the page's path, do not open a browser")
 
     lst = sub.add_parser("runs", help="the run folders under a directory: status, model, agent, label, progress")
     lst.add_argument("root", nargs="?", default="runs", metavar="DIR", help="where to look (default: runs)")

@@ -17,6 +17,7 @@ from suite.plugins import PluginHost, build_host
 from suite.progress import RunProgress
 from suite.records import INFRA_OUTCOMES
 from suite.report import render, summarize
+from suite.report.html import build_site, open_in_browser
 from suite.runinfo import RunInfo
 from suite.store import CONFIG_NAME, DB_NAME, STAGING_PREFIX, RunStore
 
@@ -299,11 +300,31 @@ def cmd_report(args: argparse.Namespace) -> int:
     roots = [existing_dir(r) for r in args.runs]
     cfg = _report_settings(roots)
     reference = bool(args.reference if args.reference is not None else cfg.get("reference", False))
-    summary = summarize(_host_or_none(), roots, cfg.bootstrap, cfg.confidence, cfg.seed, reference)
+    host = _host_or_none()
+    summary = summarize(host, roots, cfg.bootstrap, cfg.confidence, cfg.seed, reference)
+    if args.format == "html":
+        if not args.out:
+            raise ConfigError("--format html writes a folder: give it with --out DIR")
+        page = build_site(host, summary, roots, Path(args.out))
+        err_console.print(f"report: {page}", highlight=False)
+        return 0
     if args.format == "table":
         render(summary, "table", console)
     else:
         console.file.write(render(summary, args.format))
+    return 0
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    """`suite view RUN...`: build the HTML report (a temporary folder unless --out) and open it in a browser."""
+    roots = [existing_dir(r) for r in args.runs]
+    cfg = _report_settings(roots)
+    host = _host_or_none()
+    summary = summarize(host, roots, cfg.bootstrap, cfg.confidence, cfg.seed, bool(cfg.get("reference", False)))
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="suite-report-"))
+    page = build_site(host, summary, roots, out)
+    if args.no_open or not open_in_browser(page):
+        console.print(str(page), highlight=False, soft_wrap=True)
     return 0
 
 

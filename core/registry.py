@@ -109,6 +109,18 @@ class DataSource:
 
 
 @dataclass
+class ReportView:
+    """Panels a benchmark adds to the HTML report's episode view (docs/report.md lists the panel kinds):
+    `episode(record, events)` gives panels for the whole episode, `step(step, previous)` panels for one step
+    (`previous` is the step before it, or the start event). Panels are plain data; the report renders them as text."""
+
+    benchmark: str
+    episode: Callable[[dict[str, Any], list[dict[str, Any]]], list[dict[str, Any]]] | None = None
+    step: Callable[[dict[str, Any], dict[str, Any]], list[dict[str, Any]]] | None = None
+    plugin: str = ""
+
+
+@dataclass
 class Registry:
     """Collects declarations while plugins register; looked up by the core afterwards."""
 
@@ -118,6 +130,7 @@ class Registry:
     env_backend_plugins: dict[str, str] = field(default_factory=dict)  # backend -> the plugin that declared it
     data_sources: dict[str, DataSource] = field(default_factory=dict)
     conformance: dict[str, Callable[..., dict[str, Any]]] = field(default_factory=dict)
+    report_views: dict[str, list[ReportView]] = field(default_factory=dict)
     current_plugin: str = ""
 
     def add_benchmark(self, spec: BenchmarkSpec) -> None:
@@ -147,6 +160,11 @@ class Registry:
     def add_conformance(self, benchmark: str, checker: Callable[..., dict[str, Any]]) -> None:
         """Declare a conformance checker: `checker(traces=Path, data_dir=Path) -> dict` (see docs)."""
         self.conformance[benchmark] = checker
+
+    def add_report_view(self, view: ReportView) -> None:
+        """Declare panels for a benchmark's episodes in the HTML report (several views per benchmark may exist)."""
+        view.plugin = self.current_plugin
+        self.report_views.setdefault(view.benchmark, []).append(view)
 
     def agent(self, name: str, benchmark: str) -> AgentSpec:
         """The agent `name` for `benchmark`: a benchmark-specific one first, else a general one."""

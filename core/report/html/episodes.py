@@ -1,0 +1,116 @@
+"""The episode data of the HTML report: a compact index of every episode, and each episode's steps as one file."""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from suite.plugins import PluginHost
+from suite.registry import ReportView
+from suite.store import RunStore, distinct_runs
+
+log = logging.getLogger("suite.report")
+
+#: the columns of `SUITE.index.rows` (one row per finished episode; the viewer filters on them)
+INDEX_COLUMNS = ["benchmark", "model", "agent", "outcome", "failure_category", "task_id", "steps", "cost_usd",
+                 "episode_id", "row"]
+
+
+def frame_url(run_dir: Path, image: dict[str, Any], site: Path) -> dict[str, Any]:
+    """An image reference of a trace as a URL relative to the site (frames stay in the run folder)."""
+    path = image.get("path")
+    if not path:
+        return {"url": None, "label": image.get("label")}
+    target = (run_dir / path).resolve()
+    try:
+        rel = Path(os.path.relpath(target, site.resolve())).as_posix()
+    except ValueError:  # another drive: an absolute file URL
+        return {"url": target.as_uri(), "label": image.get("label")}
+    return {"url": quote(rel), "label": image.get("label")}
+
+
+def observation_diff(before: str, after: str, title: str = "observation change") -> dict[str, Any]:
+    """A `diff` panel: the lines of a text observation removed (`-`) and added (`+`) since the previous one."""
+    lines = [[line[0], line[1:]] for line in difflib.ndiff((before or "").splitlines(), (after or "").splitlines())
+             if line[:1] in "+-"]
+    return {"kind": "diff", "title": title, "lines": lines}
+
+
+def _step_panels(views: list[ReportView], step: dict[str, Any], previous: dict[str, Any]) -> list[dict[str, Any]]:
+    panels = []
+    for view in views:
+        if view.step is None:
+            continue
+        try:
+            panels += view.step(step, previous)
+        except Exception as exc:  # a plugin's panel never breaks the report
+            log.warning("report view of %s failed on a step: %s", view.benchmark, exc)
+    return panels
+
+
+def episode_data(run_dir: Path, store: RunStore, record: dict[str, Any], views: list[ReportView],
+                 site: Path) -> dict[str, Any]:
+    """One episode for the viewer: its record, start observation, every step with prompt, reply, action,
+    feedback, usage and frames, the settlement, and the plugin's panels."""
+    path = store.trace_path(record["episode_id"])
+    events = store.read_trace(record["episode_id"]) if path.is_file() else []
+    start = next((e for e in events if e["type"] == "start"), {})
+    end = next((e for e in events if e["type"] == "end"), {})
+    steps, previous = [], start
+    for event in (e for e in events if e["type"] == "step"):
+        steps.append({
+            "index": event.get("index"), "prompt": event.get("prompt"), "reply": event.get("reply"),
+            "action": event.get("action"), "feedback": event.get("feedback"), "done": event.get("done"),
+            "usage": event.get("usage"), "agent_s": event.get("agent_s"), "env_s": event.get("env_s"),
+            "note": event.get("note"), "info": event.get("info"), "observation": event.get("observation"),
+            "images": [frame_url(run_dir, i, site) for i in event.get("images") or []],
+            "panels": _step_panels(views, event, previous),
+        })
+        previous = event
+    panels = []
+    for view in views:
+        if view.episode is not None:
+            try:
+                panels += view.episode(record, events)
+            except Exception as exc:
+                log.warning("report view of %s failed on %s: %s", view.benchmark, record["episode_id"], exc)
+    return {
+        "record": record, "run": str(run_dir), "trace_found": path.is_file(),
+        "start": {"observation": start.get("observation"), "category": start.get("category"),
+                  "max_steps": start.get("max_steps"),
+                  "images": [frame_url(run_dir, i, site) for i in start.get("images") or []]},
+        "steps": steps,
+        "end": {k: end.get(k) for k in ("end_reason", "error", "settlement", "duration_s")},
+        "panels": panels,
+    }
+
+
+def row_of(summary: dict[str, Any], meta: dict[str, Any]) -> int:
+    """The index of the report row a run's episodes belong to (its model, agent and label; the first such row)."""
+    key = (meta.get("model"), meta.get("agent"), meta.get("label") or None)
+    for i, row in enumerate(summary["rows"]):
+        if (row.get("model"), row.get("agent"), row.get("label") or None) == key:
+            return i
+    return -1
+
+
+def iter_episodes(host: PluginHost | None, summary: dict[str, Any], run_dirs: list[Path], site: Path):
+    """(index row, episode data) for every finished episode of the runs, in run order."""
+    views = host.registry.report_views if host else {}
+    for run_dir in distinct_runs(run_dirs):
+        store = RunStore(run_dir)
+        try:
+            row = row_of(summary, store.meta())
+            for record in store.records():
+                label = summary["rows"][row] if row >= 0 else {}
+                agent = record["agent"] + (f" ({label['label']})" if label.get("label") else "")
+                index = [record["benchmark"], record.get("model"), agent, record["outcome"],
+                         record.get("failure_category"), record["task_id"], record["steps"], record["cost_usd"],
+                         record["episode_id"], row]
+                yield index, episode_data(run_dir, store, record, views.get(record["benchmark"], []), site)
+        finally:
+            store.close()

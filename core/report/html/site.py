@@ -1,0 +1,66 @@
+"""Write the HTML report: a static folder that opens from the file system (no server, no network).
+
+Layout: `index.html` and `assets/` (the viewer's script and style, Plotly's basic bundle and its licence) are
+copied from the package; `data/summary.js` holds the report's JSON (the same as `--format json`),
+`data/index.js` one short row per episode, and `data/ep/<n>.js` each episode's steps, loaded only when that episode
+is opened (a script tag, since browsers refuse `fetch` on file:// pages). Frames stay in the run folders and are
+referenced by relative paths.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import webbrowser
+from pathlib import Path
+from typing import Any
+
+from suite.plugins import PluginHost
+from suite.report.html.episodes import INDEX_COLUMNS, iter_episodes
+
+ASSETS = Path(__file__).parent / "assets"
+SHIPPED = ["boot.js", "report.js", "report.css", "plotly-basic.min.js", "plotly-LICENSE.txt"]
+EPISODES_PER_FOLDER = 1000  # data/ep/<n // 1000>/<n>.js keeps folders small for 10,000s of episodes
+
+
+def script_json(value: Any) -> str:
+    """JSON inside a script file: `<`, `>`, `&` and line separators as \\u escapes, so no text can close a tag."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    for char in "<>&\u2028\u2029":
+        text = text.replace(char, f"\\u{ord(char):04x}")
+    return text
+
+
+def episode_file(n: int) -> str:
+    """The path of episode `n`'s data file, relative to the site."""
+    return f"data/ep/{n // EPISODES_PER_FOLDER}/{n}.js"
+
+
+def build_site(host: PluginHost | None, summary: dict[str, Any], run_dirs: list[Path], out: Path) -> Path:
+    """Write the report site for these runs into `out` (created; files of an earlier report replaced)."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "assets").mkdir(exist_ok=True)
+    for name in SHIPPED:
+        shutil.copyfile(ASSETS / name, out / "assets" / name)
+    shutil.copyfile(ASSETS / "index.html", out / "index.html")
+    shutil.rmtree(out / "data", ignore_errors=True)
+    (out / "data" / "ep").mkdir(parents=True)
+    rows = []
+    for n, (index, episode) in enumerate(iter_episodes(host, summary, run_dirs, out)):
+        rows.append(index)
+        target = out / episode_file(n)
+        target.parent.mkdir(exist_ok=True)
+        target.write_text(f"SUITE.loaded({n}, {script_json(episode)});\n", encoding="utf-8")
+    (out / "data" / "summary.js").write_text(f"SUITE.summary = {script_json(summary)};\n", encoding="utf-8")
+    index = {"columns": INDEX_COLUMNS, "rows": rows, "per_folder": EPISODES_PER_FOLDER}
+    (out / "data" / "index.js").write_text(f"SUITE.index = {script_json(index)};\n", encoding="utf-8")
+    return out / "index.html"
+
+
+def open_in_browser(page: Path) -> bool:
+    """Open the page in the user's browser; False when none is available (the caller prints the path)."""
+    try:
+        browser = webbrowser.get()
+    except webbrowser.Error:
+        return False
+    return bool(browser.open(page.resolve().as_uri()))
