@@ -14,6 +14,7 @@ from suite_longact.data import MANIFEST, is_data_dir, load_pack
 from suite_longact.env import LongActEnv, make_env_from_data
 from suite_longact.oracle import oracle_agent
 from suite_longact.parsing import parse_reply
+from suite_longact.report_view import report_view
 from suite_longact.settings import CONFIG_SCHEMA
 from suite_longact.vocabulary import SCENARIOS, SPLITS
 
@@ -44,6 +45,7 @@ def register(registry: Registry) -> None:
         resources={"num_cpus": 1},
         config_schema=CONFIG_SCHEMA,
     ))
+    registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
         BENCH,
         official="not public (the paper releases no data): the generated pack is the data",

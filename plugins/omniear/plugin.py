@@ -14,6 +14,7 @@ from suite_omniear import prompting, scoring
 from suite_omniear.data import CATEGORIES, AttributeTable, EvalTask, find_attribute_table, load_attribute_table
 from suite_omniear.data import load_tasks as load_eval_tasks
 from suite_omniear.oracle import OraclePlanner
+from suite_omniear.report_view import report_view
 from suite_omniear.settings import CONFIG_SCHEMA
 from suite_omniear.sim.simulator import OmniSim
 
@@ -97,6 +98,7 @@ def register(registry: Registry) -> None:
         inline_env=True,  # a pure-Python text world: a step takes about 10 us
         config_schema=CONFIG_SCHEMA,
     ))
+    registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
         BENCH,
         official=f"eval split of github.com/{UPSTREAM} at {UPSTREAM_COMMIT[:8]} (MIT)",

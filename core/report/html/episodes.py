@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import logging
 import os
 from pathlib import Path
@@ -33,11 +32,12 @@ def frame_url(run_dir: Path, image: dict[str, Any], site: Path) -> dict[str, Any
     return {"url": quote(rel), "label": image.get("label")}
 
 
-def observation_diff(before: str, after: str, title: str = "observation change") -> dict[str, Any]:
-    """A `diff` panel: the lines of a text observation removed (`-`) and added (`+`) since the previous one."""
-    lines = [[line[0], line[1:]] for line in difflib.ndiff((before or "").splitlines(), (after or "").splitlines())
-             if line[:1] in "+-"]
-    return {"kind": "diff", "title": title, "lines": lines}
+def _with_urls(panels: list[dict[str, Any]], run_dir: Path, site: Path) -> list[dict[str, Any]]:
+    """Panels with their images' run-folder paths turned into URLs relative to the site."""
+    for panel in panels:
+        if panel.get("kind") == "images":
+            panel["images"] = [frame_url(run_dir, i, site) for i in panel.get("images") or []]
+    return panels
 
 
 def _step_panels(views: list[ReportView], step: dict[str, Any], previous: dict[str, Any]) -> list[dict[str, Any]]:
@@ -68,7 +68,7 @@ def episode_data(run_dir: Path, store: RunStore, record: dict[str, Any], views: 
             "usage": event.get("usage"), "agent_s": event.get("agent_s"), "env_s": event.get("env_s"),
             "note": event.get("note"), "info": event.get("info"), "observation": event.get("observation"),
             "images": [frame_url(run_dir, i, site) for i in event.get("images") or []],
-            "panels": _step_panels(views, event, previous),
+            "panels": _with_urls(_step_panels(views, event, previous), run_dir, site),
         })
         previous = event
     panels = []
@@ -85,7 +85,7 @@ def episode_data(run_dir: Path, store: RunStore, record: dict[str, Any], views: 
                   "images": [frame_url(run_dir, i, site) for i in start.get("images") or []]},
         "steps": steps,
         "end": {k: end.get(k) for k in ("end_reason", "error", "settlement", "duration_s")},
-        "panels": panels,
+        "panels": _with_urls(panels, run_dir, site),
     }
 
 

@@ -297,5 +297,6 @@
   renderBrowser();
   window.addEventListener("hashchange", route);
   route();
+  document.body.dataset.readyMs = String(performance.now());
   document.body.dataset.ready = "1";
 })();

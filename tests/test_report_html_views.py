@@ -1,0 +1,64 @@
+"""Plugins' panels in the HTML report's episode view: OmniEAR's observation diff, AsgardBench's two images per turn,
+LongAct's score curve; a failing view is skipped, never breaking the report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from suite.cli import main
+from suite.registry import Registry, ReportView
+from suite.report.html import observation_diff
+from suite.report.html.episodes import _step_panels
+from suite_asgard.report_view import report_view as asgard_view
+from suite_longact.report_view import report_view as longact_view
+
+
+def _episode(site: Path, n: int) -> dict:
+    text = (site / "data" / "ep" / "0" / f"{n}.js").read_text(encoding="utf-8")
+    return json.loads(text.removeprefix(f"SUITE.loaded({n}, ").removesuffix(");\n"))
+
+
+def test_omniear_steps_show_what_they_changed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run, site = tmp_path / "run", tmp_path / "site"
+    assert main(["run", "--plugins", "omniear", "--agent", "oracle", "--limit", "1", "--out", str(run),
+                 "--no-report"]) == 0
+    assert main(["report", str(run), "--format", "html", "--out", str(site)]) == 0
+    steps = _episode(site, 0)["steps"]
+    assert steps and all(s["panels"][0]["kind"] == "diff" for s in steps)
+    assert any(line[0] == "+" for s in steps for line in s["panels"][0]["lines"])
+
+
+def test_observation_diff_lists_removed_and_added_lines() -> None:
+    panel = observation_diff("a\nb\nc", "a\nc\nd")
+    assert panel["lines"] == [["-", "b"], ["+", "d"]]
+
+
+def test_asgard_turn_shows_the_view_before_and_after() -> None:
+    view = asgard_view("asgard")
+    previous = {"images": [{"path": "frames/e/0001_0.png", "label": "after 1 turns"}]}
+    step = {"images": [{"path": "frames/e/0002_0.png", "label": "after 2 turns"}]}
+    (panel,) = view.step(step, previous)
+    assert [(i["path"], i["label"]) for i in panel["images"]] == [
+        ("frames/e/0001_0.png", "before this turn"), ("frames/e/0002_0.png", "after this turn")]
+    assert view.step({"images": []}, {}) == []
+
+
+def test_longact_curve_follows_the_checklist_score() -> None:
+    events = [{"type": "start"}, {"type": "step", "index": 0, "info": {"gc": 0.25}},
+              {"type": "step", "index": 1, "info": {}}, {"type": "step", "index": 2, "info": {"gc": 0.5}}]
+    (panel,) = longact_view("longact").episode({}, events)
+    assert (panel["kind"], panel["x"], panel["y"]) == ("curve", [0, 1, 3], [0.0, 0.25, 0.5])
+
+
+def test_a_failing_view_is_skipped(caplog: pytest.LogCaptureFixture) -> None:
+    registry = Registry(current_plugin="mine")
+
+    def broken(step: dict, previous: dict) -> list:
+        raise KeyError("observation")
+
+    registry.add_report_view(ReportView("bench", step=broken))
+    (view,) = registry.report_views["bench"]
+    assert view.plugin == "mine"
+    assert _step_panels([view], {}, {}) == [] and "failed" in caplog.text
