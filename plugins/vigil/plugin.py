@@ -54,6 +54,7 @@ def register(registry: Registry) -> None:
                   Metric("IL", "IL", higher_is_better=False),
                   Metric("steps", "steps", percent=False, higher_is_better=False)],
         detail_tables=analysis.detail_tables,
+        reference=Path(__file__).parent / "reference.json",
         resources={"num_cpus": 1},
         resources_for=simulator_resources,
         run_metadata=run_metadata,
