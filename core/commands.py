@@ -73,7 +73,26 @@ def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> A
     clients = {}
     for bench in benchmarks:
         clients[bench] = client_from_config(cfg, benchmark_model_defaults(cfg.get(bench), bench), parts)
+    _check_vision(cfg, host, benchmarks)
     return clients
+
+
+def _check_vision(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> None:
+    """Stop before the run when a benchmark would send images to a model that takes none (`model.vision`)."""
+    from suite.models.vision import check_images, model_vision
+
+    needs = {}
+    for bench in benchmarks:
+        images = host.benchmark(bench).images
+        switch = images(cfg.get(bench)) if images is not None else None
+        if switch is not None:
+            needs[bench] = switch
+    if not needs:
+        return
+    vision = model_vision(str(cfg.run.model), cfg.model.get("vision", "auto"), OmegaConf.to_container(cfg.model.params))
+    if vision.takes_images is None:
+        err_console.print(f"warning: cannot tell whether {cfg.run.model} takes images: {vision.how}", highlight=False)
+    check_images(str(cfg.run.model), vision, needs)
 
 
 def check_run_settings(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> None:

@@ -80,6 +80,9 @@ class BenchmarkSpec:
     #: a JSON Schema (a dict, or the Path of a .json file) of the benchmark's config section: every run checks the
     #: section against it before its first episode, so a bad setting fails in one line instead of in every episode
     config_schema: dict[str, Any] | Path | None = None
+    #: whether its config sends the model images: given its config section, None when it sends none, else the
+    #: setting that turns them off ('' when none does); a model that takes no images then fails before the run
+    images: Callable[[Any], str | None] | None = None
 
 
 @dataclass

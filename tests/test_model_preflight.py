@@ -40,3 +40,22 @@ def test_models_litellm_places_pass() -> None:
 def test_a_bare_name_of_an_unknown_family_asks_for_a_provider() -> None:
     with pytest.raises(ConfigError, match=r"name it as <provider>/zzqx-1 \(e.g. openai/zzqx-1"):
         check_model("zzqx-1")
+
+
+@pytest.mark.parametrize(("plugin", "switch"), [("agentvqa", ""), ("asgard", "set asgard.condition=text_only, ")])
+def test_images_for_a_text_only_model_fail_before_the_run(plugin: str, switch: str, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r"
+    args = ["run", "--plugins", plugin, "--model", "openai/local", "model.params.api_key=sk-x", "model.vision=false"]
+    assert main([*args, "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith(f"--model openai/local does not take images (model.vision=false); benchmark {plugin} sends "
+                        f"them: {switch}use a vision model, or set model.vision=true if it does take them"), err
+    assert len(err.splitlines()) == 1 and not out.exists()
+
+
+def test_a_text_only_condition_needs_no_vision() -> None:
+    from suite.plugins import build_host
+
+    images = build_host().benchmark("asgard").images
+    assert images({"condition": "text_only", "conditions": {"text_only": {"images": "none"}}}) is None

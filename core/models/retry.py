@@ -8,9 +8,12 @@ from dataclasses import dataclass
 
 from suite.errors import ModelError
 from suite.models.redact import redact
-from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+from tenacity.stop import stop_base
 
 RETRY_STATUSES = frozenset({408, 429})
+#: 5xx statuses a server answers for a request it cannot handle (502, 503, 504 say it is busy or away: retried)
+DETERMINISTIC_STATUSES = frozenset({500, 501, 505})
 MAX_REASON_CHARS = 300
 LITELLM_PREFIX = re.compile(r"^(litellm\.\w+:\s*)+")
 
@@ -26,11 +29,41 @@ class RetryPolicy:
     def retrying(self) -> AsyncRetrying:
         """A fresh tenacity loop for one call: retries only transient failures, then re-raises."""
         return AsyncRetrying(
-            stop=stop_after_attempt(max(1, self.attempts)),
+            stop=stop_after_attempt(max(1, self.attempts)) | RepeatedServerError(),
             wait=wait_exponential_jitter(multiplier=self.base_s, max=self.max_s, jitter=self.base_s),
             retry=retry_if_exception(is_transient),
             reraise=True,
         )
+
+
+class RepeatedServerError(stop_base):
+    """Stop once a 500 (501, 505) repeats the error body of the attempt before it: a deterministic fault (a server
+    that cannot take the request, e.g. images sent to a text-only model) that no retry fixes."""
+
+    def __init__(self) -> None:
+        self.last: str | None = None
+
+    def __call__(self, retry_state: RetryCallState) -> bool:
+        """Whether this attempt's 5xx body is the previous attempt's."""
+        outcome = retry_state.outcome
+        exc = outcome.exception() if outcome is not None else None
+        status = getattr(exc, "status_code", None)
+        server_fault = status in DETERMINISTIC_STATUSES and not reached_no_server(exc)
+        body = str(exc) if server_fault else None
+        repeated = body is not None and body == self.last
+        self.last = body
+        return repeated
+
+
+def reached_no_server(exc: BaseException | None) -> bool:
+    """Whether the call never got an answer (litellm reports a refused connection as a 500 caused by one)."""
+    from openai import APIConnectionError
+
+    while exc is not None:
+        if isinstance(exc, APIConnectionError):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def is_transient(exc: BaseException) -> bool:

@@ -42,6 +42,7 @@ def register(registry: Registry) -> None:
         resources={"num_cpus": 0.25},
         strata=stratum,
         config_schema=CONFIG_SCHEMA,
+        images=lambda section: "",  # every question shows images (or video frames): no setting turns them off
     ))
     registry.add_data_source(DataSource(
         BENCH, official=OFFICIAL, pack_dir=PACK_DIR,

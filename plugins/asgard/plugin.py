@@ -54,6 +54,7 @@ def register(registry: Registry) -> None:
         reference=HERE / "reference.json",
         resources={"num_cpus": 1},
         config_schema=CONFIG_SCHEMA,
+        images=lambda section: None if resolve_condition(section).text_only else "asgard.condition=text_only",
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(

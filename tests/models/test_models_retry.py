@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from typing import Any
 
 import pytest
@@ -33,10 +34,11 @@ def _flaky(failures: list[Exception]) -> Any:
 
 def _errors(kind: str, n: int) -> list[Exception]:
     litellm = load_litellm()
+    count = itertools.count()  # a 500 repeating its body stops the retries: these differ (test_models_local)
     make = {
         "429": lambda: litellm.RateLimitError("slow down", llm_provider="flaky", model="m"),
         "503": lambda: litellm.ServiceUnavailableError("down", llm_provider="flaky", model="m"),
-        "500": lambda: litellm.InternalServerError("boom", llm_provider="flaky", model="m"),
+        "500": lambda: litellm.InternalServerError(f"boom {next(count)}", llm_provider="flaky", model="m"),
         "timeout": lambda: litellm.Timeout("too slow", model="m", llm_provider="flaky"),
         "connection": lambda: litellm.APIConnectionError("refused", llm_provider="flaky", model="m"),
         "401": lambda: litellm.AuthenticationError(

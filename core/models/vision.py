@@ -1,0 +1,89 @@
+"""Whether the run's model takes images, decided before the first episode (`model.vision=auto|true|false`).
+
+`auto` asks litellm's model map when it knows the model, else sends one probe request with a 1x1 PNG: a model
+that answers takes images; one whose server refuses the request (a 4xx other than auth and rate limits, or a 5xx,
+as llama.cpp's server answers a text-only model) does not. A probe that cannot reach the model decides nothing:
+the run goes on and its episodes meet the same fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from suite.errors import ConfigError
+from suite.models.litellm_setup import load_litellm
+from suite.models.retry import LITELLM_PREFIX, reached_no_server
+
+#: A 1x1 PNG: the smallest image a probe can send.
+TINY_PNG = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQ"
+            "AAAABJRU5ErkJggg==")
+PROBE_TIMEOUT_S = 60.0
+#: Statuses that say nothing about images: the probe decides nothing on them.
+UNDECIDED_STATUSES = frozenset({401, 403, 404, 408, 429})
+OFFLINE_PROVIDERS = frozenset({"scripted"})
+
+
+@dataclass(frozen=True)
+class Vision:
+    """Whether a model takes images (None: not known), and how that was found out."""
+
+    takes_images: bool | None
+    how: str
+
+
+def probe_messages() -> list[dict[str, Any]]:
+    """The probe's one user message: a short text and the tiny image."""
+    return [{"role": "user", "content": [{"type": "text", "text": "Reply with one word: what colour is this?"},
+                                         {"type": "image_url", "image_url": {"url": TINY_PNG}}]}]
+
+
+def model_vision(model: str, setting: Any, params: Mapping[str, Any] | None = None) -> Vision:
+    """Whether `model` takes images: the `model.vision` setting, litellm's model map, else one probe request."""
+    if setting is True or setting is False:
+        return Vision(bool(setting), f"model.vision={str(setting).lower()}")
+    params = dict(params or {})
+    provider = model.split("/", 1)[0] if "/" in model else ""
+    if provider in OFFLINE_PROVIDERS or "mock_response" in params:
+        return Vision(True, "an offline model")
+    litellm = load_litellm()
+    known = _model_map_vision(litellm, model, params)
+    if known is not None:
+        return Vision(known, "litellm's model map")
+    return _probe(litellm, model, params)
+
+
+def _model_map_vision(litellm: Any, model: str, params: Mapping[str, Any]) -> bool | None:
+    if params.get("api_base"):  # a model served at an address of its own: the map's entry may not be what runs
+        return None
+    try:
+        info = litellm.get_model_info(model)
+    except Exception:  # litellm raises for a model its map does not know
+        return None
+    return bool(info.get("supports_vision"))  # the map flags every model it knows to take images
+
+
+def _probe(litellm: Any, model: str, params: Mapping[str, Any]) -> Vision:
+    request = {"timeout": PROBE_TIMEOUT_S, **params, "max_tokens": 1, "max_retries": 0}
+    try:
+        litellm.completion(model=model, messages=probe_messages(), **request)
+    except Exception as exc:  # litellm's errors carry the HTTP status; anything else decides nothing
+        status = getattr(exc, "status_code", None)
+        reason = LITELLM_PREFIX.sub("", " ".join(str(exc).split()))[:160]
+        refused = isinstance(status, int) and status >= 400 and status not in UNDECIDED_STATUSES
+        if refused and not reached_no_server(exc):
+            return Vision(False, f"a probe request with an image failed: status {status}, {reason}")
+        return Vision(None, f"the image probe could not tell ({type(exc).__name__}: {reason})")
+    return Vision(True, "a probe request with an image")
+
+
+def check_images(model: str, vision: Vision, needs: Mapping[str, str]) -> None:
+    """Raise a one-line ConfigError when a benchmark in `needs` (benchmark -> the switch that turns its images off,
+    '' for none) would send images to a model that does not take them."""
+    if vision.takes_images is not False or not needs:
+        return
+    bench, switch = next(iter(needs.items()))
+    fix = f"set {switch}, " if switch else ""
+    raise ConfigError(f"--model {model} does not take images ({vision.how}); benchmark {bench} sends them: {fix}"
+                      "use a vision model, or set model.vision=true if it does take them")
