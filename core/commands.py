@@ -204,7 +204,7 @@ def _check_data_unchanged(meta: dict[str, Any]) -> None:
 def execute_session(session: runner.RunSession, tasks: list) -> str:
     """Run the planned episodes with a progress display; returns the run status."""
     done = session.store.counts().get("done", 0)
-    with RunProgress(total=len(tasks), console=err_console) as progress:
+    with RunProgress(total=len(tasks), console=err_console, budgets=[t.max_steps for t in tasks]) as progress:
         session.progress = progress
         progress.note(f"run {session.store.root}: {len(tasks)} episodes to run ({done} already finished)")
         try:

@@ -5,21 +5,36 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Sequence
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+
+def eta_seconds(elapsed_s: float, steps_done: int, budget_done: int, budget_left: float) -> float | None:
+    """Seconds left: the steps the unfinished episodes' budgets hold, scaled by the share of their budgets the
+    finished episodes used, at the run's time per finished step so far (None before a step is finished)."""
+    if steps_done <= 0 or budget_done <= 0:
+        return None
+    return budget_left * (steps_done / budget_done) * (elapsed_s / steps_done)
 
 
 class RunProgress:
-    """Episodes done/total, success so far, tokens, cost and ETA."""
+    """Episodes done/total, success so far, tokens, cost and ETA (from steps and step budgets)."""
 
-    def __init__(self, total: int, console: Console | None = None, live: bool | None = None) -> None:
+    def __init__(self, total: int, console: Console | None = None, live: bool | None = None,
+                 budgets: Sequence[int | None] = ()) -> None:
         self.console = console or Console(stderr=True)
         self.total = total
         self.done = 0
         self.success = 0
         self.tokens = 0
         self.cost = 0.0
+        self.steps = 0
+        self.budget_done = 0
+        known = [b for b in budgets if b]
+        self._budget_left = float(sum(known))
+        self._unknown_left = total - len(known)  # episodes without a step budget: counted at the mean steps used
         self.started = time.monotonic()
         if live is None:
             live = self.console.is_terminal and not os.environ.get("NO_COLOR") and sys.stderr.isatty()
@@ -30,15 +45,21 @@ class RunProgress:
                 BarColumn(),
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[stats]}"),
-                TimeRemainingColumn(),
+                TextColumn("eta {task.fields[eta]}"),
                 console=self.console,
                 transient=False,
             )
-            self._task = self._progress.add_task("run", total=total, stats=self._stats())
+            self._task = self._progress.add_task("run", total=total, stats=self._stats(), eta="-")
 
     def _stats(self) -> str:
         rate = f"{100 * self.success / self.done:.0f}%" if self.done else "-"
         return f"success {rate}  tokens {self.tokens:,}  cost ${self.cost:.4f}"
+
+    def eta(self) -> float | None:
+        """Seconds left by `eta_seconds`, or None before the first episode finishes."""
+        mean_budget = self.budget_done / self.done if self.done else 0.0
+        left = self._budget_left + max(self._unknown_left, 0) * mean_budget
+        return eta_seconds(time.monotonic() - self.started, self.steps, self.budget_done, left)
 
     def __enter__(self) -> RunProgress:
         if self._progress:
@@ -49,18 +70,26 @@ class RunProgress:
         if self._progress:
             self._progress.stop()
 
-    def advance(self, success: bool, tokens: int, cost: float, label: str) -> None:
-        """One episode finished."""
+    def advance(self, success: bool, tokens: int, cost: float, label: str, steps: int = 1,
+                budget: int | None = None) -> None:
+        """One episode finished after `steps` steps of its step `budget` (None: it has none)."""
         self.done += 1
         self.success += int(success)
         self.tokens += tokens
         self.cost += cost
+        steps = max(steps, 1)
+        self.steps += steps
+        if budget:
+            self._budget_left -= budget
+        else:
+            self._unknown_left -= 1
+        self.budget_done += max(budget or steps, steps)
+        eta = self.eta()
+        shown = "-" if eta is None else f"{eta:.0f}s"
         if self._progress:
-            self._progress.update(self._task, completed=self.done, stats=self._stats())
+            self._progress.update(self._task, completed=self.done, stats=self._stats(), eta=shown)
             return
-        elapsed = time.monotonic() - self.started
-        eta = elapsed / self.done * (self.total - self.done)
-        print(f"[{self.done}/{self.total}] {label}  {self._stats()}  eta {eta:.0f}s", file=sys.stderr, flush=True)
+        print(f"[{self.done}/{self.total}] {label}  {self._stats()}  eta {shown}", file=sys.stderr, flush=True)
 
     def note(self, message: str) -> None:
         """A message above the progress display."""

@@ -136,7 +136,8 @@ class RunSession:
             self.host.broadcast("on_episode_end", run=self.info, record=record)
             if self.progress:
                 tokens = record.prompt_tokens + record.completion_tokens
-                self.progress.advance(record.outcome == "success", tokens, record.cost_usd, task.key)
+                self.progress.advance(record.outcome == "success", tokens, record.cost_usd, task.key,
+                                      steps=record.steps, budget=task.max_steps)
         return record
 
     async def run_local(self, task: Task) -> EpisodeRecord | None:
