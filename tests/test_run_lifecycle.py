@@ -11,6 +11,7 @@ import pytest
 from run_processes import finished, interrupt, start_suite, wait_finished
 from suite.cli import main
 from suite.store import RunStore
+from suite.traces import trace_spend
 
 RUN = ["run", "--plugins", "template", "--no-report"]
 VOLATILE = {"duration_s"}
@@ -133,7 +134,7 @@ def test_max_cost_stops_cleanly_and_resume_finishes(tmp_path: Path, capsys: pyte
     assert all(r["outcome"] == "success" for r in after)
 
 
-def test_ctrl_c_flushes_marks_interrupted_and_exits_130(tmp_path: Path) -> None:
+def test_ctrl_c_flushes_marks_interrupted_and_exits_130(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "r"
     env = {**os.environ, "COUNTER_LATENCY_S": "0.1"}
     proc = start_suite([*RUN, "--model", "scripted/counter-greedy", "model.cache=false", "--concurrency", "2",
@@ -147,3 +148,5 @@ def test_ctrl_c_flushes_marks_interrupted_and_exits_130(tmp_path: Path) -> None:
     assert 2 <= store.counts()["done"] < 12
     assert main(["run", "--resume", str(out), "--no-report"]) == 0
     assert len(RunStore(out).records()) == 12
+    traced = sum(trace_spend(path)[1].tokens for path in (out / "traces").glob("*.jsonl"))  # partial ones too
+    assert _report(out, capsys)[0]["benchmarks"]["counter"]["tokens"] == traced  # every token spent is counted
