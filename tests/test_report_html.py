@@ -190,3 +190,23 @@ def test_browser_steps_through_an_episode_and_runs_no_reply(browser, site: Path)
     injected = "#episode script, #episode img[onerror], a[href^='javascript:'], #evil"
     assert browser.execute_script(f"return document.querySelectorAll({injected!r}).length") == 0
     assert browser.execute_script("return window.__pwned") is None
+
+
+def test_browser_shows_the_paper_rows_with_reference(browser, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """`--reference` in the HTML report: the `paper:` rows under the detail table, the difference beside the user's
+    cell, the caveat among the notes."""
+    from selenium.webdriver.common.by import By
+
+    register_script("gpt-4o", lambda messages: "DONE")
+    run, site = tmp_path / "run", tmp_path / "site"
+    assert main(["run", "--plugins", "omniear", "--model", "scripted/gpt-4o", "--limit", "2", "--out", str(run),
+                 "--no-report", "model.cache=false"]) == 0
+    assert main(["report", str(run), "--reference", "--format", "html", "--out", str(site)]) == 0
+    capsys.readouterr()
+    _open(browser, (site / "index.html").as_uri())
+    text = browser.find_element(By.ID, "overview").text
+    assert "paper: GPT-4o" in text and "96.6 / 12.9" in text and "(paper -" in text
+    assert "CAVEAT omniear" in text and "arXiv 2508.05614" in text
+    assert browser.find_element(By.ID, "headline").text.count("paper:") == 0  # OmniEAR's paper has no headline SR
+    _screenshot(browser, "reference.png")

@@ -199,6 +199,7 @@ def add_reference(host: PluginHost | None, summary: dict[str, Any]) -> None:
     difference (`paper`: model, value, diff)."""
     section = reference_section(host, summary)
     summary["reference"] = section
+    summary["notes"] = [*summary.get("notes", []), *reference_notes(section)]
     for bench, tables in summary["details"].items():
         attach_to_details(section, bench, tables)
     for i, row in enumerate(summary["rows"]):

@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import Console
 from suite.records import OUTCOMES
 from suite.report import escape
-from suite.report.reference import headline_rows, printed, reference_notes
+from suite.report.reference import headline_rows, printed
 from suite.report.selection import selection_note
 from suite.report.terminal import Grid, fit
 
@@ -107,7 +107,7 @@ def _comparison_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]
 
 def _notes(summary: dict[str, Any]) -> list[str]:
     """The lines under the tables: mixed data, small samples, then each benchmark's data and task selection."""
-    notes = list(summary.get("notes", [])) + reference_notes(summary.get("reference", {}))
+    notes = list(summary.get("notes", []))
     ci = summary.get("ci", {})
     small = any(m.get("small_n") for row in summary["rows"] for g in row["benchmarks"].values()
                 for m in g["metrics"].values()) or any(c.get("small_n") for c in summary.get("comparisons", []))

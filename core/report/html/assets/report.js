@@ -44,7 +44,14 @@
     if (!m || m.mean === null || m.mean === undefined) return "-";
     const k = m.percent ? 100 : 1;
     const few = m.small_n ? " (n=" + m.n + ")" : "";
-    return (m.mean * k).toFixed(1) + few + " [" + (m.ci_low * k).toFixed(1) + ", " + (m.ci_high * k).toFixed(1) + "]";
+    return (m.mean * k).toFixed(1) + few + " [" + (m.ci_low * k).toFixed(1) + ", " + (m.ci_high * k).toFixed(1) + "]" +
+      (m.paper ? " " + vsPaper(m.paper.diff) : "");
+  }
+  function vsPaper(diff) { return "(paper " + (diff >= 0 ? "+" : "") + diff.toFixed(1) + ")"; }
+  function printed(v) {  // a paper number as printed: one decimal unless it has more, step counts whole
+    if (v === null || v === undefined) return "-";
+    if (Number.isInteger(v) && Math.abs(v) >= 100) return v.toFixed(0);
+    return Math.round(v * 10) / 10 === v ? v.toFixed(1) : String(v);
   }
   function plot(container, traces, layout) {
     const div = el("div", {class: "plot"});
@@ -81,6 +88,23 @@
       cells.push(gs.reduce((a, g) => a + g.tokens, 0).toLocaleString("en-US"), gs.reduce((a, g) => a + g.cost_usd, 0).toFixed(4));
       return cells;
     });
+    // the papers' rows (`suite report --reference`): their numbers as printed, no intervals, after the runs' rows
+    const paper = {};
+    for (const [b, ref] of Object.entries(summary.reference || {})) {
+      for (const e of ref.entries) {
+        if (e.attach !== "headline") continue;
+        const key = JSON.stringify([b, e.model, e.condition]);
+        (paper[key] = paper[key] || {bench: b, model: e.model, condition: e.condition, values: {}}).values[e.metric] = e.value;
+      }
+    }
+    for (const p of Object.values(paper)) {
+      const cells = ["paper: " + p.model, p.condition];
+      for (const b of benches) {
+        for (const [n] of metricNames[b]) cells.push(b === p.bench && n in p.values ? printed(p.values[n]) : "-");
+        cells.push("-", "-");
+      }
+      rows.push(cells.concat(["-", "-"]));
+    }
     return {columns, rows, metricNames};
   }
 
@@ -139,7 +163,10 @@
     for (const [b, tables] of details) {
       for (const t of tables) {
         root.append(el("h3", {}, b + ": " + t.title));
-        root.append(table(t.columns, t.rows.map((r) => r.map((c) => typeof c === "number" ? c.toFixed(1) : c))));
+        const diffs = t.reference_diff || [];
+        const rows = t.rows.map((r, i) => r.map((c, j) => (c === null || c === undefined ? "-" : typeof c === "number" ? c.toFixed(1) : c) +
+          (diffs[i] && diffs[i][j] !== null && diffs[i][j] !== undefined ? " " + vsPaper(diffs[i][j]) : "")));
+        root.append(table(t.columns, rows.concat(t.reference_rows || [])));
       }
     }
     const notes = summary.notes || [];
