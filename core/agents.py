@@ -69,7 +69,8 @@ class DirectAgent(Agent):
         messages = self.host.call("build_prompt", self.benchmark, task=task, observation=observation, history=history)
         reply = await self.model.complete(messages, episode=self.episode_id, step=len(history))
         action = self.host.call("parse_action", self.benchmark, task=task, reply=reply.text)
-        usage = Usage(reply.prompt_tokens, reply.completion_tokens, reply.cost_usd, reply.cached, reply.latency_s)
+        usage = Usage(reply.prompt_tokens, reply.completion_tokens, reply.cost_usd, reply.cached, reply.latency_s,
+                      reply.finish_reason, reply.truncated)
         return AgentTurn(action=action, reply=reply.text, prompt=messages, usage=usage)
 
 

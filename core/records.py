@@ -89,6 +89,8 @@ class Usage:
     cost_usd: float = 0.0
     cached: bool = False
     latency_s: float = 0.0
+    finish_reason: str | None = None  # why the model stopped (the step's last call); None without a model
+    truncated: bool = False  # a reply of the step was cut at the token limit (finish_reason `length`)
 
 
 @dataclass
@@ -170,6 +172,7 @@ class EpisodeRecord:
     duration_s: float
     trace: str
     data_source: str
+    truncated_steps: int = 0  # steps whose reply was cut at the token limit (finish_reason `length`)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form stored in the run database."""

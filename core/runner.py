@@ -120,6 +120,7 @@ class RunSession:
             prompt_tokens=sum(u.prompt_tokens for u in usage),
             completion_tokens=sum(u.completion_tokens for u in usage),
             cost_usd=sum(u.cost_usd for u in usage),
+            truncated_steps=sum(u.truncated for u in usage),
             duration_s=round(result.duration_s, 6),
             trace=str(self.store.trace_path(task.key).relative_to(self.store.root)),
             data_source=self.data_labels.get(task.benchmark, "unknown"),

@@ -30,6 +30,8 @@ CREATE TABLE IF NOT EXISTS replies (
     created_at REAL NOT NULL
 ) WITHOUT ROWID
 """
+#: Columns added since the table's first version, each with its type (added to older cache files on open).
+ADDED_COLUMNS = {"finish_reason": "TEXT"}
 
 
 def default_cache_path() -> Path:
@@ -77,6 +79,7 @@ class CachedReply:
     text: str
     prompt_tokens: int
     completion_tokens: int
+    finish_reason: str | None = None
 
 
 class ResponseCache:
@@ -98,6 +101,13 @@ class ResponseCache:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute(SCHEMA)
+            present = {row[1] for row in conn.execute("PRAGMA table_info(replies)")}
+            for column, kind in ADDED_COLUMNS.items():
+                if column not in present:
+                    try:
+                        conn.execute(f"ALTER TABLE replies ADD COLUMN {column} {kind}")
+                    except sqlite3.OperationalError:  # another process added it first
+                        pass
             local.conn, local.pid = conn, os.getpid()
             with self._lock:
                 self._connections.append((os.getpid(), conn))
@@ -107,16 +117,18 @@ class ResponseCache:
         """The stored reply for a request hash, or None."""
         row = (
             self._connection()
-            .execute("SELECT text, prompt_tokens, completion_tokens FROM replies WHERE key = ?", (key,))
+            .execute("SELECT text, prompt_tokens, completion_tokens, finish_reason FROM replies WHERE key = ?", (key,))
             .fetchone()
         )
         return CachedReply(*row) if row else None
 
     def put(self, key: str, reply: ModelReply) -> None:
-        """Store a reply's text and token counts under its request hash."""
+        """Store a reply's text, token counts and finish reason under its request hash."""
         self._connection().execute(
-            "INSERT OR REPLACE INTO replies VALUES (?, ?, ?, ?, ?, ?)",
-            (key, reply.model, reply.text, reply.prompt_tokens, reply.completion_tokens, time.time()),
+            "INSERT OR REPLACE INTO replies (key, model, text, prompt_tokens, completion_tokens, created_at, "
+            "finish_reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (key, reply.model, reply.text, reply.prompt_tokens, reply.completion_tokens, time.time(),
+             reply.finish_reason),
         )
 
     def close(self) -> None:

@@ -101,6 +101,7 @@ class ModelClient:
                     request_hash=key,
                     attempts=0,
                     model=self.model,
+                    finish_reason=hit.finish_reason,
                 )
                 self.ledger.record(reply, episode)
                 return reply
@@ -129,6 +130,7 @@ class ModelClient:
             attempts=attempts,
             model=self.model,
             cost_known=cost_known,
+            finish_reason=getattr(response.choices[0], "finish_reason", None),
         )
         if self.cache is not None:
             self.cache.put(key, reply)

@@ -19,3 +19,10 @@ class ModelReply:
     attempts: int
     model: str = ""
     cost_known: bool = True
+    #: why the model stopped (`stop`, `length`: cut at max_tokens or the context, ...); None when not said
+    finish_reason: str | None = None
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the model was cut off at its token limit (max_tokens or the context) mid-reply."""
+        return self.finish_reason == "length"

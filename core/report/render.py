@@ -11,7 +11,7 @@ from rich.console import Console
 from suite.records import OUTCOMES
 from suite.report import escape
 from suite.report.reference import headline_rows, printed
-from suite.report.selection import selection_note
+from suite.report.selection import fixes_note, selection_note
 from suite.report.terminal import Grid, fit
 
 PLAIN_WIDTH = 160  # the width of the plain-text copy `render` returns
@@ -115,6 +115,12 @@ def _notes(summary: dict[str, Any]) -> list[str]:
         notes.append(f"(n=K) marks an interval from fewer than {ci.get('min_reliable_n', 10)} episodes (pairs): a "
                      "percentile bootstrap of so few is too narrow to trust, and a zero-width one only means all K "
                      "agreed")
+    for row in summary["rows"]:
+        for bench, group in sorted(row["benchmarks"].items()):
+            if group.get("truncated_steps"):
+                share = f"{100 * group['truncated_share']:.0f}% of steps ({group['truncated_steps']}/{group['steps']})"
+                notes.append(f"TRUNCATED replies: {row['model'] or row['agent']} / {bench}: {share} cut at the token "
+                             "limit (finish_reason length): raise model.max_tokens or the server's context")
     data = []
     for run in summary["runs"]:
         for bench, d in sorted(run.get("data", {}).items()):
@@ -123,6 +129,8 @@ def _notes(summary: dict[str, Any]) -> list[str]:
             data.append(f"data: {bench}: {kind} at {d.get('path')}{digest}")
         for bench, sel in sorted((run.get("selection") or {}).items()):
             data.append(f"tasks: {selection_note(bench, sel)} [{run['path']}]")
+        for bench, fixes in sorted((run.get("fixes") or {}).items()):
+            data.append(fixes_note(bench, fixes))
     return notes + sorted(set(data), key=data.index)
 
 

@@ -34,3 +34,23 @@ def selection_note(bench: str, sel: dict[str, Any]) -> str:
     picked = f"{count}of {total} tasks ({'; '.join(how)})" if how else f"all {count}tasks"
     repeats = int(sel.get("repeats") or 1)
     return f"{bench}: {picked}, {repeats} repeat{'s' if repeats != 1 else ''} each"
+
+
+def run_fixes(run_dir: Path, benchmarks: list[str]) -> dict[str, list[str]]:
+    """The opt-in corrections of reference quirks (`<benchmark>.fixes`) each benchmark of a run had on, for the
+    benchmarks that have such a setting ([]: every reference quirk kept)."""
+    config = run_dir / CONFIG_NAME
+    saved = OmegaConf.load(config) if config.is_file() else OmegaConf.create()
+    fixes = {}
+    for bench in benchmarks:
+        section = saved.get(bench)
+        if section is not None and "fixes" in section:
+            fixes[bench] = sorted(str(f) for f in section.fixes or [])
+    return fixes
+
+
+def fixes_note(bench: str, fixes: list[str]) -> str:
+    """One line saying which reference quirks a benchmark's run kept and which fixes it had on."""
+    if not fixes:
+        return f"fixes: {bench}: none (every reference quirk kept; see {bench}.fixes)"
+    return f"fixes: {bench}: {', '.join(fixes)} on (the other reference quirks kept)"

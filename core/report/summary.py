@@ -14,7 +14,7 @@ from suite.registry import Cell
 from suite.report.compare import RowKey, compare_rows, metric_value, row_id
 from suite.report.reference import add_reference
 from suite.report.rows import Row, data_identity, place, tag_rows
-from suite.report.selection import run_selection
+from suite.report.selection import run_fixes, run_selection
 from suite.report.stats import CI_METHOD, MIN_RELIABLE_N, bootstrap_ci, bootstrap_macro_ci, finite_or_none
 from suite.store import SPEND_KINDS, RunStore, distinct_runs
 from suite.traces import Spend
@@ -54,8 +54,13 @@ def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[
             "label": metric.label, "percent": metric.percent, "n": n, "small_n": 0 < n < MIN_RELIABLE_N,
             "mean": finite_or_none(mean), "ci_low": finite_or_none(low), "ci_high": finite_or_none(high),
         }
+    steps = sum(int(r.get("steps", 0)) for r in records)
+    truncated = sum(int(r.get("truncated_steps", 0)) for r in records)
     return {
         "episodes": len(records),
+        "steps": steps,
+        "truncated_steps": truncated,  # steps whose reply was cut at the token limit (finish_reason `length`)
+        "truncated_share": truncated / steps if steps else 0.0,
         "unfinished": unfinished,
         "data_sources": sorted({r["data_source"] for r in records}),
         "metrics": metrics,
@@ -86,7 +91,8 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
         run_index[row.key].append(len(runs))
         runs.append({"path": str(run_dir), "model": meta.get("model"), "agent": meta.get("agent"),
                      "status": store.status(), "data": meta.get("data", {}), "counts": store.counts(),
-                     "superseded": len(store.superseded()), "selection": run_selection(run_dir, meta)})
+                     "superseded": len(store.superseded()), "selection": run_selection(run_dir, meta),
+                     "fixes": run_fixes(run_dir, list(meta.get("benchmarks", [])))})
     notes = tag_rows(placed)
     all_records: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in placed:

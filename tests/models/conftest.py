@@ -66,6 +66,7 @@ class Planned:
     text: str = "pong"
     delay_s: float = 0.0
     error: str = ""
+    finish_reason: str = "stop"
 
 
 @dataclass
@@ -77,10 +78,10 @@ class LoopbackServer:
     requests: list[dict[str, Any]] = field(default_factory=list)
 
     def then(
-        self, status: int = 200, text: str = "pong", delay_s: float = 0.0, error: str = ""
+        self, status: int = 200, text: str = "pong", delay_s: float = 0.0, error: str = "", finish_reason: str = "stop"
     ) -> LoopbackServer:
         """Plan the next answer (unplanned requests get a 200 "pong")."""
-        self.plan.append(Planned(status, text, delay_s, error))
+        self.plan.append(Planned(status, text, delay_s, error, finish_reason))
         return self
 
     @property
@@ -108,7 +109,7 @@ def _handler(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
                         {
                             "index": 0,
                             "message": {"role": "assistant", "content": planned.text},
-                            "finish_reason": "stop",
+                            "finish_reason": planned.finish_reason,
                         }
                     ],
                     "usage": {"prompt_tokens": 7, "completion_tokens": 2, "total_tokens": 9},

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -66,3 +68,35 @@ def test_the_error_names_the_model_the_benchmark_and_the_switch() -> None:
                               "model.vision=true if it does take them")
     check_images("openai/local", Vision(None, "?"), {"asgard": ""})  # unknown: the run goes on
     check_images("openai/local", Vision(False, "?"), {})  # no benchmark sends images
+
+
+def test_truncated_replies_are_flagged_in_the_trace_cached_and_counted_in_the_report(
+    openai_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from suite.cli import main
+    from suite.store import RunStore
+
+    monkeypatch.setenv("SUITE_CACHE_DIR", str(tmp_path / "cache"))
+    for n in range(200):  # every other reply is cut at the token limit
+        openai_server.then(text="ACTION: +1", finish_reason="length" if n % 2 == 0 else "stop")
+    out = tmp_path / "r"
+    args = ["run", "--plugins", "template", "--model", "openai/local",
+            f"model.params.api_base={openai_server.api_base}", "model.params.api_key=sk-x", "--limit", "1",
+            "--concurrency", "1"]
+    main([*args, "--out", str(out)])
+    store = RunStore(out)
+    record = store.records()[0]
+    steps = [json.loads(line) for line in next((out / "traces").iterdir()).read_text().splitlines()]
+    usage = [s["usage"] for s in steps if s["type"] == "step"]
+    assert [u["finish_reason"] for u in usage][:2] == ["length", "stop"]
+    assert [u["truncated"] for u in usage][:2] == [True, False]
+    assert record["truncated_steps"] == sum(u["truncated"] for u in usage) > 0
+    share = f"{100 * record['truncated_steps'] / record['steps']:.0f}% of steps ({record['truncated_steps']}/"
+    printed = " ".join(capsys.readouterr().out.split())
+    assert f"TRUNCATED replies: openai/local / counter: {share}" in printed, printed[-900:]
+    store.close()
+    requests = len(openai_server.requests)
+    again = tmp_path / "again"  # from the cache: the same flags, no request
+    main([*args, "--out", str(again)])
+    assert len(openai_server.requests) == requests
+    assert RunStore(again).records()[0]["truncated_steps"] == record["truncated_steps"]

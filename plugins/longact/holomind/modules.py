@@ -37,6 +37,7 @@ class CallLog:
         u.cost_usd += reply.cost_usd
         u.latency_s += reply.latency_s
         u.cached = u.cached or reply.cached
+        u.finish_reason, u.truncated = reply.finish_reason, u.truncated or reply.truncated
         self.replies.append(f"[{module} {reply.model}] {reply.text}")
         self.prompt = messages
 
