@@ -76,8 +76,9 @@ class Scene:
         """The room word of an object."""
         return ROOM_WORDS[self.rooms[obj.room]]
 
-    def ref(self, obj: Obj) -> str:
-        """A referring expression that singles the object out: type, then room, then what it is on or in."""
+    def ref(self, obj: Obj, where: bool = True) -> str | None:
+        """A referring expression that singles the object out (type, then room, then its open/on state, then
+        what it rests on or in when `where`), or None when none does."""
         word = _words(obj.type)
         same = [o for o in self.world.objects.values() if o.type == obj.type]
         if len(same) == 1:
@@ -85,13 +86,18 @@ class Scene:
         in_room = [o for o in same if o.room == obj.room]
         if len(in_room) == 1:
             return f"the {word} in the {self.room(obj)}"
+        t = TYPES[obj.type]
+        states = ((t.openable, "is_open", ("open", "closed")), (t.toggleable, "is_toggled", ("switched-on", "off")))
+        for flag, attr, words in states:
+            if flag and sum(getattr(o, attr) == getattr(obj, attr) for o in in_room) == 1:
+                return f"the {words[0] if getattr(obj, attr) else words[1]} {word} in the {self.room(obj)}"
         parent = self.world.objects.get(obj.parent) if obj.parent else None
-        if parent is not None:
+        if where and parent is not None:
             prep = "in" if TYPES[parent.type].openable or parent.type.endswith("Basin") else "on"
             same_parent = [o for o in in_room if o.parent and self.world.objects[o.parent].type == parent.type]
             if len(same_parent) == 1:
                 return f"the {word} {prep} the {_words(parent.type)} in the {self.room(obj)}"
-        return f"the {word} nearest the {self.room(obj)} {_words(parent.type) if parent else 'floor'}"
+        return None
 
     def receptacles(self, rtype: str, room: str | None, item: Obj) -> list[str]:
         """Receptacles of a type (in a room type) that accept the item and have room for it."""
@@ -124,7 +130,8 @@ def move_goal(otype: str, rtype: str, room: str | None, verb: str, concise: str)
     """Bring an object of `otype` to a receptacle type (in a room type)."""
 
     def make(s: Scene) -> Goal | None:
-        cands = [o for o in s.of(otype) if room is None or s.rooms[o.room] != room or rtype == "GarbageCan"]
+        cands = [o for o in s.of(otype) if (room is None or s.rooms[o.room] != room or rtype == "GarbageCan")
+                 and s.ref(o) is not None]
         if not cands:
             return None
         obj = s.rng.choice(cands)
@@ -134,14 +141,17 @@ def move_goal(otype: str, rtype: str, room: str | None, verb: str, concise: str)
             return None
         where = f"the {_words(rtype)}" + (f" in the {ROOM_WORDS[room]}" if room else "")
         setup = []
-        if s.rng.random() < 0.35:  # a detail found only by interaction: the object starts shut in a container
+        ref = s.ref(obj)
+        # a detail found only by interaction: the object starts shut in a container the instruction never names
+        if s.rng.random() < 0.35 and s.ref(obj, where=False):
             shut = [c for c in s.of_any("Cabinet", None) + s.of_any("Drawer", None)
                     if s.rooms[c.room] == s.rooms[obj.room] and can_hold(c.type, obj.type) and not c.is_open
                     and find_spot(s.world, c, obj.size, ignore=obj.id)]
             if shut:
+                ref = s.ref(obj, where=False)
                 setup.append({"op": "move", "object": obj.id, "into": s.rng.choice(shut).id})
                 apply_setup(s.world, setup)
-        return Goal(f"{verb} {s.ref(obj)} to {where}", concise.format(obj=_words(otype), where=where),
+        return Goal(f"{verb} {ref} to {where}", concise.format(obj=_words(otype), where=where),
                     [_pos(obj, targets)], setup, (obj.id,))
 
     return make
@@ -156,8 +166,12 @@ def switch_goal(otype: str, room: str | None, on: bool, concise: str) -> Callabl
             return None
         setup = [{"op": "state", "object": obj.id, "attr": "isToggled", "value": not on}]
         apply_setup(s.world, setup)
+        ref = s.ref(s.world.objects[obj.id])
+        if ref is None:
+            apply_setup(s.world, [{**setup[0], "value": on}])
+            return None
         verb = "turn on" if on else "turn off"
-        return Goal(f"{verb} {s.ref(obj)}", concise, [_state(obj, "isToggled", on)], setup, (obj.id,))
+        return Goal(f"{verb} {ref}", concise, [_state(obj, "isToggled", on)], setup, (obj.id,))
 
     return make
 
@@ -172,13 +186,17 @@ def openable_goal(otype: str, room: str | None, open_: bool, concise: str) -> Ca
         setup = [{"op": "state", "object": obj.id, "attr": "isOpen", "value": not open_}]
         if otype != "Doorway":
             apply_setup(s.world, setup)
+            if s.ref(s.world.objects[obj.id]) is None:
+                apply_setup(s.world, [{**setup[0], "value": open_}])
+                return None
         if otype == "Doorway":
             a, b = obj.id.split("|")[1:]
             names = [ROOM_WORDS[s.rooms[f"room{a}"]], ROOM_WORDS[s.rooms[f"room{b}"]]]
             return Goal(f"close the door between the {names[0]} and the {names[1]}", concise.format(*names),
                         [_state(obj, "isOpen", False)], [], (obj.id,))
         verb = "open" if open_ else "close"
-        return Goal(f"{verb} {s.ref(obj)}", concise, [_state(obj, "isOpen", open_)], setup, (obj.id,))
+        ref = s.ref(s.world.objects[obj.id])
+        return Goal(f"{verb} {ref}", concise, [_state(obj, "isOpen", open_)], setup, (obj.id,))
 
     return make
 
@@ -188,7 +206,7 @@ def slice_goal(otype: str) -> Callable[[Scene], Goal | None]:
 
     def make(s: Scene) -> Goal | None:
         obj = s.pick(otype, "Kitchen")
-        if obj is None or not s.of_any("Knife", None):
+        if obj is None or not s.of_any("Knife", None) or s.ref(obj, where=False) is None:
             return None
         setup = []
         parent = s.world.objects.get(obj.parent) if obj.parent else None
@@ -199,7 +217,8 @@ def slice_goal(otype: str) -> Callable[[Scene], Goal | None]:
             setup.append({"op": "move", "object": obj.id, "into": s.rng.choice(counters)})
             apply_setup(s.world, setup)
         word = _words(otype)
-        return Goal(f"slice {s.ref(obj)}", f"{word} cut up", [_state(obj, "isSliced", True)], setup, (obj.id,))
+        return Goal(f"slice {s.ref(obj, where=False)}", f"{word} cut up", [_state(obj, "isSliced", True)], setup,
+                    (obj.id,))
 
     return make
 
@@ -207,7 +226,7 @@ def slice_goal(otype: str) -> Callable[[Scene], Goal | None]:
 def cook_goal(s: Scene) -> Goal | None:
     """Microwave a potato and serve it on the dining table."""
     obj = s.pick("Potato", "Kitchen")
-    if obj is None or not s.of_any("Microwave", None):
+    if obj is None or not s.of_any("Microwave", None) or s.ref(obj) is None:
         return None
     table = s.receptacles("DiningTable", None, obj)
     if not table:
@@ -222,7 +241,7 @@ def drink_goal(liquid: str, vessel: str, rtype: str, room: str | None, concise: 
     def make(s: Scene) -> Goal | None:
         obj = s.pick(vessel)
         source = "CoffeeMachine" if liquid == "coffee" else "Faucet"
-        if obj is None or not s.of_any(source, "Kitchen"):
+        if obj is None or not s.of_any(source, "Kitchen") or s.ref(obj) is None:
             return None
         targets = s.receptacles(rtype, room, obj)
         if not targets:
