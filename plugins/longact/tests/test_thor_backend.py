@@ -8,12 +8,11 @@ the controller settings, steps by action name and objectId, metadata, frames and
 
 from __future__ import annotations
 
-import sys
-import types
 from typing import Any, ClassVar
 
 import pytest
 from suite_household.controller import Controller
+from suite_household.testing import install_fake_ai2thor
 from suite_household.world import Scene
 from suite_longact.env import make_env_from_data
 from suite_longact.oracle import Oracle
@@ -47,12 +46,8 @@ class HouseholdAsThor:
 
 @pytest.fixture
 def thor(monkeypatch: pytest.MonkeyPatch) -> type[HouseholdAsThor]:
-    pkg, mod = types.ModuleType("ai2thor"), types.ModuleType("ai2thor.controller")
-    mod.Controller = HouseholdAsThor
-    monkeypatch.setitem(sys.modules, "ai2thor", pkg)
-    monkeypatch.setitem(sys.modules, "ai2thor.controller", mod)
     HouseholdAsThor.scenes, HouseholdAsThor.houses = {}, []
-    return HouseholdAsThor
+    return install_fake_ai2thor(monkeypatch, HouseholdAsThor)
 
 
 def test_the_oracle_actions_do_the_same_through_the_ai2thor_api(thor: type[HouseholdAsThor]) -> None:
