@@ -13,6 +13,7 @@ from suite.report.html import observation_diff
 from suite.report.html.episodes import _step_panels
 from suite_asgard.report_view import report_view as asgard_view
 from suite_longact.report_view import report_view as longact_view
+from suite_vigil.report_view import report_view as vigil_view
 
 
 def _episode(site: Path, n: int) -> dict:
@@ -50,6 +51,18 @@ def test_longact_curve_follows_the_checklist_score() -> None:
               {"type": "step", "index": 1, "info": {}}, {"type": "step", "index": 2, "info": {"gc": 0.5}}]
     (panel,) = longact_view("longact").episode({}, events)
     assert (panel["kind"], panel["x"], panel["y"]) == ("curve", [0, 1, 3], [0.0, 0.25, 0.5])
+
+
+def test_vigil_shows_when_the_goal_first_held_and_the_report() -> None:
+    view = vigil_view("vigil")
+    events = [{"type": "step", "index": 0, "info": {"goal": False}},
+              {"type": "step", "index": 1, "info": {"goal": True}}]
+    record = {"metrics": {"first_goal_step": 2, "report_step": 4, "status": "success", "summary": "done <b>"}}
+    (panel,) = view.episode(record, events)
+    items = dict(panel["items"])
+    assert (items["goal first satisfied after step"], items["report_step"], items["summary"]) == (2, 4, "done <b>")
+    assert view.step(events[1], events[0])[0]["text"] == "the goal holds after this step"
+    assert view.step(events[1], events[1]) == []
 
 
 def test_a_failing_view_is_skipped(caplog: pytest.LogCaptureFixture) -> None:

@@ -13,6 +13,7 @@ from suite_vigil import analysis, prompting, scoring
 from suite_vigil.env import VigilEnv
 from suite_vigil.episodes import PACK_MANIFEST, is_data_dir, load_episodes
 from suite_vigil.parsing import parse_reply
+from suite_vigil.report_view import report_view
 from suite_vigil.settings import CONFIG_SCHEMA, COORDS
 from suite_vigil.sim import BACKENDS, make_sim
 from suite_vigil.vocabulary import FAMILIES, FAMILY_CODES
@@ -60,6 +61,7 @@ def register(registry: Registry) -> None:
         run_metadata=run_metadata,
         config_schema=CONFIG_SCHEMA,
     ))
+    registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
         BENCH,
         official="none: the paper's 1,000-episode pack is not public",
