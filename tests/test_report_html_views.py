@@ -25,7 +25,7 @@ def test_omniear_steps_show_what_they_changed(tmp_path: Path, capsys: pytest.Cap
     run, site = tmp_path / "run", tmp_path / "site"
     assert main(["run", "--plugins", "omniear", "--agent", "oracle", "--limit", "1", "--out", str(run),
                  "--no-report"]) == 0
-    assert main(["report", str(run), "--format", "html", "--out", str(site)]) == 0
+    assert main(["report", str(run), "--reference", "--format", "html", "--out", str(site)]) == 0
     steps = _episode(site, 0)["steps"]
     assert steps and all(s["panels"][0]["kind"] == "diff" for s in steps)
     assert any(line[0] == "+" for s in steps for line in s["panels"][0]["lines"])

@@ -89,22 +89,23 @@ def episode_data(run_dir: Path, store: RunStore, record: dict[str, Any], views: 
     }
 
 
-def row_of(summary: dict[str, Any], meta: dict[str, Any]) -> int:
-    """The index of the report row a run's episodes belong to (its model, agent and label; the first such row)."""
-    key = (meta.get("model"), meta.get("agent"), meta.get("label") or None)
+def run_rows(summary: dict[str, Any]) -> dict[str, int]:
+    """The report row of each run folder (by its path as the summary names it)."""
+    rows = {}
     for i, row in enumerate(summary["rows"]):
-        if (row.get("model"), row.get("agent"), row.get("label") or None) == key:
-            return i
-    return -1
+        for run in row.get("runs", []):
+            rows[summary["runs"][run]["path"]] = i
+    return rows
 
 
 def iter_episodes(host: PluginHost | None, summary: dict[str, Any], run_dirs: list[Path], site: Path):
     """(index row, episode data) for every finished episode of the runs, in run order."""
     views = host.registry.report_views if host else {}
+    rows = run_rows(summary)
     for run_dir in distinct_runs(run_dirs):
         store = RunStore(run_dir)
         try:
-            row = row_of(summary, store.meta())
+            row = rows.get(str(run_dir), -1)
             for record in store.records():
                 label = summary["rows"][row] if row >= 0 else {}
                 agent = record["agent"] + (f" ({label['label']})" if label.get("label") else "")
