@@ -142,21 +142,29 @@ def read_trace(path: Path, prompts: bool = True) -> list[dict[str, Any]]:
     """A trace's events (start, steps, end), each step with its `prompt` rebuilt from the stored messages
     (`prompts=False` skips that and leaves the hashes in `messages`). Traces written before messages were
     stored by hash keep their inline `prompt`."""
+    if not prompts:
+        return [e for e in read_lines(path) if e["type"] != "message"]
+    events, texts = read_trace_messages(path)
+    for event in events:
+        if event.get("messages") is not None:
+            event["prompt"] = [json.loads(texts[key]) for key in event["messages"]]
+    return events
+
+
+def read_trace_messages(path: Path) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """A trace's events with each step's prompt by hash (`messages`), and every stored message's canonical JSON
+    text by its hash (what a reader showing many steps keeps once, instead of one prompt per step)."""
     texts: dict[str, str] = {}
     events = []
     for event in read_lines(path):
         if event["type"] != "message":
-            if prompts and event.get("messages") is not None:
-                event["prompt"] = [json.loads(texts[key]) for key in event["messages"]]
             events.append(event)
-        elif prompts:
-            if "message" in event:
-                texts[event["hash"]] = canonical(event["message"])
-            else:
-                base = texts[event["base"]]
-                texts[event["hash"]] = base[:event["keep_start"]] + event["insert"] + base[len(base) -
-                                                                                          event["keep_end"]:]
-    return events
+        elif "message" in event:
+            texts[event["hash"]] = canonical(event["message"])
+        else:
+            base = texts[event["base"]]
+            texts[event["hash"]] = base[:event["keep_start"]] + event["insert"] + base[len(base) - event["keep_end"]:]
+    return events, texts
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from pathlib import Path
@@ -11,6 +12,7 @@ from urllib.parse import quote
 from suite.plugins import PluginHost
 from suite.registry import ReportView
 from suite.store import RunStore, distinct_runs
+from suite.traces import read_trace_messages
 
 log = logging.getLogger("suite.report")
 
@@ -54,16 +56,18 @@ def _step_panels(views: list[ReportView], step: dict[str, Any], previous: dict[s
 
 def episode_data(run_dir: Path, store: RunStore, record: dict[str, Any], views: list[ReportView],
                  site: Path) -> dict[str, Any]:
-    """One episode for the viewer: its record, start observation, every step with prompt, reply, action,
-    feedback, usage and frames, the settlement, and the plugin's panels."""
+    """One episode for the viewer: its record, start observation, every step with its prompt (message hashes into
+    `messages`, which holds each distinct message once), reply, action, feedback, usage and frames, the
+    settlement, and the plugin's panels (views get the trace's events with prompts by hash)."""
     path = store.trace_path(record["episode_id"])
-    events = store.read_trace(record["episode_id"]) if path.is_file() else []
+    events, texts = read_trace_messages(path) if path.is_file() else ([], {})
     start = next((e for e in events if e["type"] == "start"), {})
     end = next((e for e in events if e["type"] == "end"), {})
     steps, previous = [], start
     for event in (e for e in events if e["type"] == "step"):
         steps.append({
-            "index": event.get("index"), "prompt": event.get("prompt"), "reply": event.get("reply"),
+            "index": event.get("index"), "prompt": event.get("prompt"), "messages": event.get("messages"),
+            "reply": event.get("reply"),
             "action": event.get("action"), "feedback": event.get("feedback"), "done": event.get("done"),
             "usage": event.get("usage"), "agent_s": event.get("agent_s"), "env_s": event.get("env_s"),
             "note": event.get("note"), "info": event.get("info"), "observation": event.get("observation"),
@@ -80,6 +84,7 @@ def episode_data(run_dir: Path, store: RunStore, record: dict[str, Any], views: 
                 log.warning("report view of %s failed on %s: %s", view.benchmark, record["episode_id"], exc)
     return {
         "record": record, "run": str(run_dir), "trace_found": path.is_file(),
+        "messages": {key: json.loads(text) for key, text in texts.items()},
         "start": {"observation": start.get("observation"), "category": start.get("category"),
                   "max_steps": start.get("max_steps"),
                   "images": [frame_url(run_dir, i, site) for i in start.get("images") or []]},

@@ -284,8 +284,9 @@
       const st = ep.steps[step - 1];
       const a = st.action || {};
       const u = st.usage || {};
-      const prompt = el("details", {id: "prompt"}, el("summary", {}, "prompt (" + (st.prompt || []).length + " messages)"),
-        ...(st.prompt || []).map((m) => el("div", {}, el("div", {class: "muted"}, m.role || ""), el("pre", {}, typeof m.content === "string" ? m.content : JSON.stringify(m.content, null, 1)))));
+      const messages = st.prompt || (st.messages || []).map((h) => ep.messages[h] || {});
+      const prompt = el("details", {id: "prompt"}, el("summary", {}, "prompt (" + messages.length + " messages)"),
+        ...messages.map((m) => el("div", {}, el("div", {class: "muted"}, m.role || ""), el("pre", {}, typeof m.content === "string" ? m.content : JSON.stringify(m.content, null, 1)))));
       body.append(prompt,
         el("h3", {}, "Raw reply"), el("pre", {id: "reply"}, st.reply === null || st.reply === undefined ? "(no model reply)" : st.reply),
         el("h3", {}, "Parsed action"),
