@@ -17,8 +17,8 @@ from suite_vigil.report_view import report_view as vigil_view
 
 
 def _episode(site: Path, n: int) -> dict:
-    text = (site / "data" / "ep" / "0" / f"{n}.js").read_text(encoding="utf-8")
-    return json.loads(text.removeprefix(f"SUITE.loaded({n}, ").removesuffix(");\n"))
+    line = (site / "data" / "ep" / "0.js").read_text(encoding="utf-8").splitlines()[n]
+    return json.loads(line.removeprefix(f"SUITE.loaded({n}, ").removesuffix(");"))
 
 
 def test_omniear_steps_show_what_they_changed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,8 +2,9 @@
 
 Layout: `index.html` and `assets/` (the viewer's script and style, Plotly's basic bundle and its licence) are
 copied from the package; `data/summary.js` holds the report's JSON (the same as `--format json`),
-`data/index.js` one short row per episode, and `data/ep/<n>.js` each episode's steps, loaded only when that episode
-is opened (a script tag, since browsers refuse `fetch` on file:// pages). Frames stay in the run folders and are
+`data/index.js` one short row per episode, and `data/ep/<n // 50>.js` the steps of 50 episodes each, loaded only
+when one of them is opened (a script tag, since browsers refuse `fetch` on file:// pages; 50 to a file keeps a
+10,000-episode site at 200 files). Frames stay in the run folders and are
 referenced by relative paths.
 """
 
@@ -20,7 +21,7 @@ from suite.report.html.episodes import INDEX_COLUMNS, iter_episodes
 
 ASSETS = Path(__file__).parent / "assets"
 SHIPPED = ["boot.js", "report.js", "report.css", "plotly-basic.min.js", "plotly-LICENSE.txt"]
-EPISODES_PER_FOLDER = 1000  # data/ep/<n // 1000>/<n>.js keeps folders small for 10,000s of episodes
+EPISODES_PER_FILE = 50
 
 
 def script_json(value: Any) -> str:
@@ -32,8 +33,8 @@ def script_json(value: Any) -> str:
 
 
 def episode_file(n: int) -> str:
-    """The path of episode `n`'s data file, relative to the site."""
-    return f"data/ep/{n // EPISODES_PER_FOLDER}/{n}.js"
+    """The path of the data file holding episode `n`, relative to the site."""
+    return f"data/ep/{n // EPISODES_PER_FILE}.js"
 
 
 def build_site(host: PluginHost | None, summary: dict[str, Any], run_dirs: list[Path], out: Path) -> Path:
@@ -45,14 +46,17 @@ def build_site(host: PluginHost | None, summary: dict[str, Any], run_dirs: list[
     shutil.copyfile(ASSETS / "index.html", out / "index.html")
     shutil.rmtree(out / "data", ignore_errors=True)
     (out / "data" / "ep").mkdir(parents=True)
-    rows = []
+    rows, chunk = [], []
     for n, (index, episode) in enumerate(iter_episodes(host, summary, run_dirs, out)):
         rows.append(index)
-        target = out / episode_file(n)
-        target.parent.mkdir(exist_ok=True)
-        target.write_text(f"SUITE.loaded({n}, {script_json(episode)});\n", encoding="utf-8")
+        chunk.append(f"SUITE.loaded({n}, {script_json(episode)});\n")
+        if len(chunk) == EPISODES_PER_FILE:
+            (out / episode_file(n)).write_text("".join(chunk), encoding="utf-8")
+            chunk = []
+    if chunk:
+        (out / episode_file(len(rows) - 1)).write_text("".join(chunk), encoding="utf-8")
     (out / "data" / "summary.js").write_text(f"SUITE.summary = {script_json(summary)};\n", encoding="utf-8")
-    index = {"columns": INDEX_COLUMNS, "rows": rows, "per_folder": EPISODES_PER_FOLDER}
+    index = {"columns": INDEX_COLUMNS, "rows": rows, "per_file": EPISODES_PER_FILE}
     (out / "data" / "index.js").write_text(f"SUITE.index = {script_json(index)};\n", encoding="utf-8")
     return out / "index.html"
 

@@ -215,7 +215,7 @@
   }
 
   // ---------- one episode ----------
-  function episodeFile(n) { return "data/ep/" + Math.floor(n / index.per_folder) + "/" + n + ".js"; }
+  function episodeFile(n) { return "data/ep/" + Math.floor(n / index.per_file) + ".js"; }
   S.loaded = function (n, data) {
     S.episodes[n] = data;
     (S.waiting[n] || []).forEach((f) => f(data));
@@ -223,8 +223,9 @@
   };
   function loadEpisode(n, then) {
     if (S.episodes[n]) return then(S.episodes[n]);
+    const first = !S.waiting[n];
     (S.waiting[n] = S.waiting[n] || []).push(then);
-    document.head.append(el("script", {src: episodeFile(n)}));
+    if (first) document.head.append(el("script", {src: episodeFile(n)}));
   }
   function frames(images) {
     const box = el("div", {class: "frames"});
