@@ -9,8 +9,8 @@ the 10k page in headless chromium (Selenium with the system chromium and chromed
 the overview and the episode browser drawn.
 
 Printed (JSON keys): `html_build_s_1k`, `html_build_s_10k`, `page_load_ms_10k`, `episodes_1k`, `episodes_10k`,
-and the build's CPU seconds `html_build_cpu_s_1k`, `html_build_cpu_s_10k` (the build reads one trace and writes one
-file per episode: on a busy disk the wall time is mostly waiting).
+and the build's CPU seconds `html_build_cpu_s_1k`, `html_build_cpu_s_10k` (the build reads one trace per episode: on a
+busy disk the wall time can be mostly waiting).
 """
 
 from __future__ import annotations
