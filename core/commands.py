@@ -342,8 +342,9 @@ def cmd_view(args: argparse.Namespace) -> int:
     summary = summarize(host, roots, cfg.bootstrap, cfg.confidence, cfg.seed, bool(cfg.get("reference", False)))
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="suite-report-"))
     page = build_site(host, summary, roots, out)
-    if args.no_open or not open_in_browser(page):
-        console.print(str(page), highlight=False, soft_wrap=True)
+    console.print(str(page), highlight=False, soft_wrap=True)  # also when a browser opens it: where to find it again
+    if not args.no_open and not open_in_browser(page):
+        err_console.print("no browser found: open the page above", highlight=False)
     return 0
 
 

@@ -212,3 +212,14 @@ def test_browser_shows_the_paper_rows_with_reference(browser, tmp_path: Path,
     assert "CAVEAT omniear" in text and "arXiv 2508.05614" in text
     assert browser.find_element(By.ID, "headline").text.count("paper:") == 0  # OmniEAR's paper has no headline SR
     _screenshot(browser, "reference.png")
+
+
+def test_view_without_a_browser_still_gives_the_page(runs: list[Path], capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    opened = []
+    monkeypatch.setattr("suite.commands.open_in_browser", lambda page: opened.append(page) or False)
+    capsys.readouterr()
+    assert main(["view", str(runs[0]), "--out", str(tmp_path / "site")]) == 0
+    out, err = capsys.readouterr()
+    assert Path(out.strip()) == tmp_path / "site" / "index.html" == opened[0]
+    assert "no browser" in err
