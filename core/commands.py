@@ -74,7 +74,19 @@ def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> A
     for bench in benchmarks:
         clients[bench] = client_from_config(cfg, benchmark_model_defaults(cfg.get(bench), bench), parts)
     _check_vision(cfg, host, benchmarks)
+    _warn_context(cfg, clients)
     return clients
+
+
+def _warn_context(cfg: DictConfig, clients: dict[str, Any]) -> None:
+    """Warn once per benchmark when the server says its context cannot hold the benchmark's `max_tokens`."""
+    from suite.models.vision import context_warning, served_context
+
+    context = served_context(cfg.model.params.get("api_base"))
+    for bench, client in clients.items():
+        message = context_warning(context, bench, client.max_tokens)
+        if message:
+            err_console.print(message, highlight=False)
 
 
 def _check_vision(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> None:

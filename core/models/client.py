@@ -60,6 +60,11 @@ class ModelClient:
         self._needs_key_check = not (self._free or any(k.startswith(CREDENTIAL_PARAMS) for k in params))
 
     @property
+    def max_tokens(self) -> int | None:
+        """The reply cap sent with every request (None: the provider's)."""
+        return self._max_tokens or None
+
+    @property
     def provider(self) -> str:
         """The provider: the model string's prefix, or litellm's guess for a bare model name."""
         if not self._provider:

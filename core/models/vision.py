@@ -8,6 +8,8 @@ the run goes on and its episodes meet the same fault.
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -87,3 +89,32 @@ def check_images(model: str, vision: Vision, needs: Mapping[str, str]) -> None:
     fix = f"set {switch}, " if switch else ""
     raise ConfigError(f"--model {model} does not take images ({vision.how}); benchmark {bench} sends them: {fix}"
                       "use a vision model, or set model.vision=true if it does take them")
+
+
+def served_context(api_base: str | None, timeout_s: float = 5.0) -> int | None:
+    """The context length the server at `api_base` says it serves (vLLM's `max_model_len`, llama.cpp's `n_ctx`
+    in `meta`), or None when it says none or cannot be asked."""
+    if not api_base:
+        return None
+    try:
+        with urllib.request.urlopen(f"{api_base.rstrip('/')}/models", timeout=timeout_s) as answer:
+            models = json.load(answer).get("data") or []
+    except (OSError, ValueError, AttributeError):
+        return None
+    for entry in models:
+        if not isinstance(entry, dict):
+            continue
+        meta = entry.get("meta") if isinstance(entry.get("meta"), dict) else {}
+        value = entry.get("max_model_len") or meta.get("n_ctx")
+        if isinstance(value, int) and value > 0:
+            return value
+    return None
+
+
+def context_warning(context: int | None, bench: str, max_tokens: int | None) -> str | None:
+    """The warning for a served context too small for a benchmark's `max_tokens` (and its prompt), or None."""
+    if context is None or not max_tokens or context > max_tokens:
+        return None
+    return (f"warning: the server's context is {context:,} tokens, not more than {bench}'s max_tokens "
+            f"({max_tokens:,}) plus its prompt: replies will be cut short (set model.max_tokens lower, or serve a "
+            "longer context)")

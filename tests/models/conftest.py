@@ -76,6 +76,7 @@ class LoopbackServer:
     port: int
     plan: list[Planned] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    context: int | None = None  # the `max_model_len` its GET /v1/models says (as vLLM's does)
 
     def then(
         self, status: int = 200, text: str = "pong", delay_s: float = 0.0, error: str = "", finish_reason: str = "stop"
@@ -92,6 +93,17 @@ class LoopbackServer:
 
 def _handler(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+            entry = {"id": "local", "object": "model"}
+            if server.context is not None:
+                entry["max_model_len"] = server.context
+            data = json.dumps({"object": "list", "data": [entry]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
         def do_POST(self) -> None:  # noqa: N802 - http.server's naming
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             server.requests.append(

@@ -100,3 +100,20 @@ def test_truncated_replies_are_flagged_in_the_trace_cached_and_counted_in_the_re
     main([*args, "--out", str(again)])
     assert len(openai_server.requests) == requests
     assert RunStore(again).records()[0]["truncated_steps"] == record["truncated_steps"]
+
+
+def test_a_served_context_smaller_than_max_tokens_is_warned_once(
+    openai_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from suite.cli import main
+
+    monkeypatch.setenv("SUITE_CACHE_DIR", str(tmp_path / "cache"))
+    openai_server.context = 200
+    args = ["run", "--plugins", "template", "--model", "openai/local", "model.max_tokens=256",
+            f"model.params.api_base={openai_server.api_base}", "model.params.api_key=sk-x", "--limit", "1"]
+    main([*args, "--out", str(tmp_path / "r")])
+    err = " ".join(capsys.readouterr().err.split())
+    assert err.count("warning: the server's context is 200 tokens, not more than counter's max_tokens (256)") == 1
+    openai_server.context = 8192
+    main([*args, "--out", str(tmp_path / "r2")])
+    assert "server's context" not in capsys.readouterr().err
