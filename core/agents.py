@@ -6,9 +6,11 @@ import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from suite.errors import ConfigError
+from suite.models.scripted import VALID_REPLY
 from suite.records import Action, Observation, StepRecord, Task, Usage
 
 if TYPE_CHECKING:
@@ -59,6 +61,12 @@ class DirectAgent(Agent):
         self.benchmark = ctx.benchmark
         self.model = ctx.model
         self.episode_id = ""
+        self.valid_reply = None  # the benchmark's valid replies, for a scripted baseline model that asks for them
+        if getattr(ctx.model, "wants_valid_reply", False):
+            self.valid_reply = ctx.host.benchmark(ctx.benchmark).valid_reply
+            if self.valid_reply is None:
+                raise ConfigError(f"{ctx.model.model} answers with a benchmark's valid replies, and {ctx.benchmark} "
+                                  "declares none (BenchmarkSpec.valid_reply)")
 
     async def begin(self, task: Task, env: Env) -> None:
         """Remember the episode (the model layer uses it to key replays)."""
@@ -67,11 +75,10 @@ class DirectAgent(Agent):
     async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
         """Prompt, call the model, parse."""
         messages = self.host.call("build_prompt", self.benchmark, task=task, observation=observation, history=history)
-        reply = await self.model.complete(messages, episode=self.episode_id, step=len(history))
+        hints = None if self.valid_reply is None else {VALID_REPLY: partial(self.valid_reply, task, observation)}
+        reply = await self.model.complete(messages, episode=self.episode_id, step=len(history), hints=hints)
         action = self.host.call("parse_action", self.benchmark, task=task, reply=reply.text)
-        usage = Usage(reply.prompt_tokens, reply.completion_tokens, reply.cost_usd, reply.cached, reply.latency_s,
-                      reply.finish_reason, reply.truncated)
-        return AgentTurn(action=action, reply=reply.text, prompt=messages, usage=usage)
+        return AgentTurn(action=action, reply=reply.text, prompt=messages, usage=Usage.of(reply))
 
 
 Policy = Callable[[Task, "Env", Observation, list[StepRecord]], Action]

@@ -73,6 +73,9 @@ def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> A
     clients = {}
     for bench in benchmarks:
         clients[bench] = client_from_config(cfg, benchmark_model_defaults(cfg.get(bench), bench), parts)
+        if clients[bench].wants_valid_reply and host.benchmark(bench).valid_reply is None:
+            raise ConfigError(f"{cfg.run.model} answers with a benchmark's valid replies, and {bench} declares none "
+                              "(BenchmarkSpec.valid_reply)")
     _check_vision(cfg, host, benchmarks)
     _warn_context(cfg, clients)
     return clients

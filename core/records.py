@@ -82,7 +82,11 @@ class StepResult:
 
 @dataclass
 class Usage:
-    """Tokens, dollars and time spent on one model call (zeros for agents without a model)."""
+    """Tokens, dollars and time of a step's model calls (zeros for agents without a model).
+
+    `prompt_tokens` and `completion_tokens` were spent (the model answered); `cached_*` were served from the
+    response cache and cost nothing. `cached`: a reply came from the cache. `truncated_chars`: characters cut
+    off replies longer than `model.max_reply_chars`."""
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -91,6 +95,37 @@ class Usage:
     latency_s: float = 0.0
     finish_reason: str | None = None  # why the model stopped (the step's last call); None without a model
     truncated: bool = False  # a reply of the step was cut at the token limit (finish_reason `length`)
+    cached_prompt_tokens: int = 0
+    cached_completion_tokens: int = 0
+    truncated_chars: int = 0
+
+    @classmethod
+    def of(cls, *replies: Any) -> Usage:
+        """The usage of the model replies (`suite.models.ModelReply`) made for one step."""
+        if len(replies) == 1:  # the direct agent's every step: one reply, built at once
+            r = replies[0]
+            tokens = (r.prompt_tokens, r.completion_tokens)
+            spent, cached = ((0, 0), tokens) if r.cached else (tokens, (0, 0))
+            return cls(*spent, r.cost_usd, r.cached, r.latency_s, r.finish_reason, r.truncated, *cached,
+                       r.truncated_chars)
+        usage = cls()
+        for reply in replies:
+            usage.add(reply)
+        return usage
+
+    def add(self, reply: Any) -> None:
+        """Count one more model reply (`suite.models.ModelReply`) of the step: an agent calling several times."""
+        if reply.cached:
+            self.cached = True
+            self.cached_prompt_tokens += reply.prompt_tokens
+            self.cached_completion_tokens += reply.completion_tokens
+        else:
+            self.prompt_tokens += reply.prompt_tokens
+            self.completion_tokens += reply.completion_tokens
+        self.cost_usd += reply.cost_usd
+        self.latency_s += reply.latency_s
+        self.truncated_chars += reply.truncated_chars
+        self.finish_reason, self.truncated = reply.finish_reason, self.truncated or reply.truncated
 
 
 @dataclass
@@ -173,6 +208,8 @@ class EpisodeRecord:
     trace: str
     data_source: str
     truncated_steps: int = 0  # steps whose reply was cut at the token limit (finish_reason `length`)
+    cached_prompt_tokens: int = 0  # served from the response cache: not spent, not in prompt_tokens
+    cached_completion_tokens: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form stored in the run database."""
@@ -181,5 +218,5 @@ class EpisodeRecord:
 
 def prompt_hash(messages: list[dict[str, Any]]) -> str:
     """A stable short hash of a chat prompt."""
-    blob = json.dumps(messages, sort_keys=True, ensure_ascii=False, default=str).encode()
+    blob = json.dumps(messages, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass")
     return hashlib.sha256(blob).hexdigest()[:16]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,7 +12,7 @@ from suite.errors import PluginError
 
 if TYPE_CHECKING:
     from suite.agents import Agent, AgentContext
-    from suite.records import Task
+    from suite.records import Observation, Task
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,11 @@ class BenchmarkSpec:
     #: whether its config sends the model images: given its config section, None when it sends none, else the
     #: setting that turns them off ('' when none does); a model that takes no images then fails before the run
     images: Callable[[Any], str | None] | None = None
+    #: a valid reply to a step, for the offline baseline models `scripted/random` and `scripted/first-option`
+    #: (and any script registered with `valid_reply=True`): `valid_reply(task, observation, rng)` is a complete
+    #: reply that `parse_action` accepts, drawn with `rng` (a `random.Random`), or the first option when `rng`
+    #: is None
+    valid_reply: Callable[[Task, Observation, random.Random | None], str] | None = None
 
 
 @dataclass

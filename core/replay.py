@@ -47,6 +47,17 @@ def _compare(old: RunStore, new: RunStore, old_rec: dict[str, Any], new_rec: dic
     return None
 
 
+def _recorded(step: dict[str, Any]) -> Any:
+    """A step's reply with its recorded token counts (cached or spent: the size of the call), or None."""
+    from suite.models import ScriptedReply
+
+    if step.get("reply") is None:
+        return None
+    usage = step.get("usage") or {}
+    return ScriptedReply(step["reply"], usage.get("prompt_tokens", 0) + usage.get("cached_prompt_tokens", 0),
+                         usage.get("completion_tokens", 0) + usage.get("cached_completion_tokens", 0))
+
+
 def replay_run(root: Path, out: str | None = None) -> tuple[int, int, list[str]]:
     """Replay every finished episode of `root`; returns (identical, total, differences)."""
     from suite.commands import execute_session, start_session
@@ -55,7 +66,7 @@ def replay_run(root: Path, out: str | None = None) -> tuple[int, int, list[str]]
     old = RunStore(root)
     cfg = configmod.load_saved(root / CONFIG_NAME)
     records = old.records()
-    replies = {r["episode_id"]: [s.get("reply") for s in _events(old, r["episode_id"])[0]] for r in records}
+    replies = {r["episode_id"]: [_recorded(s) for s in _events(old, r["episode_id"])[0]] for r in records}
     cfg.run.tasks = ",".join(r["episode_id"] for r in records) or "-"
     cfg.run.limit = None
     register_replay(replies, name=REPLAY_MODEL)

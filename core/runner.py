@@ -119,6 +119,8 @@ class RunSession:
             end_reason=traj.end_reason if traj.end_reason != "running" else "env_error",
             prompt_tokens=sum(u.prompt_tokens for u in usage),
             completion_tokens=sum(u.completion_tokens for u in usage),
+            cached_prompt_tokens=sum(u.cached_prompt_tokens for u in usage),
+            cached_completion_tokens=sum(u.cached_completion_tokens for u in usage),
             cost_usd=sum(u.cost_usd for u in usage),
             truncated_steps=sum(u.truncated for u in usage),
             duration_s=round(result.duration_s, 6),

@@ -169,18 +169,26 @@ def read_trace_messages(path: Path) -> tuple[list[dict[str, Any]], dict[str, str
 
 @dataclass
 class Spend:
-    """Model calls, tokens and dollars of one or more episode attempts."""
+    """Model calls, tokens and dollars of one or more episode attempts (tokens served from the response cache
+    apart: they cost nothing)."""
 
     attempts: int = 0
     steps: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
+    cached_prompt_tokens: int = 0
+    cached_completion_tokens: int = 0
 
     @property
     def tokens(self) -> int:
-        """Prompt and completion tokens together."""
+        """Prompt and completion tokens spent, together."""
         return self.prompt_tokens + self.completion_tokens
+
+    @property
+    def cached_tokens(self) -> int:
+        """Prompt and completion tokens served from the cache, together."""
+        return self.cached_prompt_tokens + self.cached_completion_tokens
 
     def add(self, other: Spend) -> None:
         """Add another attempt's (or sum's) spend to this one."""
@@ -189,6 +197,8 @@ class Spend:
         self.prompt_tokens += other.prompt_tokens
         self.completion_tokens += other.completion_tokens
         self.cost_usd += other.cost_usd
+        self.cached_prompt_tokens += other.cached_prompt_tokens
+        self.cached_completion_tokens += other.cached_completion_tokens
 
 
 def trace_spend(path: Path) -> tuple[str | None, Spend]:
@@ -210,4 +220,6 @@ def trace_spend(path: Path) -> tuple[str | None, Spend]:
                 spend.prompt_tokens += usage["prompt_tokens"]
                 spend.completion_tokens += usage["completion_tokens"]
                 spend.cost_usd += usage["cost_usd"]
+                spend.cached_prompt_tokens += usage.get("cached_prompt_tokens", 0)
+                spend.cached_completion_tokens += usage.get("cached_completion_tokens", 0)
     return benchmark, spend

@@ -64,6 +64,21 @@ def test_replay_reports_every_trajectory_identical(tmp_path: Path, capsys: pytes
     capsys.readouterr()
     assert main(["replay", str(out), "--out", str(tmp_path / "replayed")]) == 0
     assert "12/12 trajectories identical" in capsys.readouterr().out
+    tokens = [(r["prompt_tokens"], r["completion_tokens"]) for r in _records(out)]
+    assert [(r["prompt_tokens"], r["completion_tokens"]) for r in _records(tmp_path / "replayed")] == tokens
+
+
+def test_a_replay_carries_the_recorded_token_counts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Not estimates: a model's own counts (here a script that reports 1000 + 10 tokens a call)."""
+    from suite.models import ScriptedReply, register_script
+
+    register_script("t-counted", lambda messages: ScriptedReply("ACTION: +1", 1000, 10))
+    out = tmp_path / "r"
+    assert main([*RUN, "--model", "scripted/t-counted", "--out", str(out), "--tasks", "c02"]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(out), "--out", str(tmp_path / "replayed")]) == 0
+    [record] = _records(tmp_path / "replayed")
+    assert (record["prompt_tokens"], record["completion_tokens"]) == (7000, 70)
 
 
 def test_replay_detects_a_changed_trajectory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

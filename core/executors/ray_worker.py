@@ -143,7 +143,8 @@ class EpisodeWorker:
             self.cfg = OmegaConf.create(payload.config)
             self.host = build_host()
             for script in payload.scripts:  # the driver's version wins, as it would with the local executor
-                register_script(script.name, script.fn, latency_s=script.latency_s)
+                register_script(script.name, script.fn, latency_s=script.latency_s,
+                                valid_reply=script.wants_valid_reply)
             self.model = payload.model
             if payload.services is not None:
                 self.ledger = SharedLedger(payload.services, self.cfg.run.get("max_cost"))

@@ -9,7 +9,14 @@ from suite.models.litellm_setup import load_litellm, register_provider
 from suite.models.pricing import TokenPrice
 from suite.models.reply import ModelReply
 from suite.models.retry import RetryPolicy
-from suite.models.scripted import ReplayScript, Script, get_script, register_replay, register_script
+from suite.models.scripted import (
+    ReplayScript,
+    Script,
+    ScriptedReply,
+    get_script,
+    register_replay,
+    register_script,
+)
 
 __all__ = [
     "CostLedger",
@@ -24,6 +31,7 @@ __all__ = [
     "RetryPolicy",
     "SharedParts",
     "Script",
+    "ScriptedReply",
     "TokenPrice",
     "Totals",
     "benchmark_model_defaults",

@@ -1,4 +1,5 @@
-"""A response cache in SQLite keyed by the exact request (WAL: safe across threads and processes)."""
+"""A response cache in SQLite keyed by the exact request and its position in a run (WAL: safe across threads and
+processes)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from suite.models.redact import is_secret_name
 from suite.models.reply import ModelReply
 
 CACHE_FILE = "responses.sqlite"
+#: Position: `(episode, step, call)` of a request inside a run; None for a request outside any episode.
+Position = tuple[str, int | None, int]
 NOT_IN_KEY = frozenset({"timeout", "metadata", "max_retries", "num_retries", "api_version", "organization"})
 URL_PARAMS = frozenset({"api_base", "base_url"})
 SCHEMA = """
@@ -31,7 +34,7 @@ CREATE TABLE IF NOT EXISTS replies (
 ) WITHOUT ROWID
 """
 #: Columns added since the table's first version, each with its type (added to older cache files on open).
-ADDED_COLUMNS = {"finish_reason": "TEXT"}
+ADDED_COLUMNS = {"finish_reason": "TEXT", "truncated_chars": "INTEGER NOT NULL DEFAULT 0"}
 
 
 def default_cache_path() -> Path:
@@ -60,16 +63,17 @@ def _public_url(url: str) -> str:
     return f"{parts.scheme}://{host}{f':{parts.port}' if parts.port else ''}{parts.path}"
 
 
-def request_hash(model: str, messages: list[dict[str, Any]], params: Mapping[str, Any]) -> str:
-    """sha256 of the canonical JSON of model, messages and `params` (already passed through key_params)."""
-    canonical = json.dumps(
-        {"model": model, "messages": messages, "params": params},
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-        default=str,
-    )
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+def request_hash(
+    model: str, messages: list[dict[str, Any]], params: Mapping[str, Any], position: Position | None = None
+) -> str:
+    """sha256 of the canonical JSON of model, messages, `params` (already passed through key_params) and the
+    request's `position` in a run, so repeats, steps and calls within a step are distinct samples."""
+    request: dict[str, Any] = {"model": model, "messages": messages, "params": params}
+    if position is not None:
+        request["position"] = position
+    canonical = json.dumps(request, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    # surrogatepass: a lone surrogate in a prompt (from a data file) still hashes, to bytes no other text has
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +84,7 @@ class CachedReply:
     prompt_tokens: int
     completion_tokens: int
     finish_reason: str | None = None
+    truncated_chars: int = 0
 
 
 class ResponseCache:
@@ -117,18 +122,19 @@ class ResponseCache:
         """The stored reply for a request hash, or None."""
         row = (
             self._connection()
-            .execute("SELECT text, prompt_tokens, completion_tokens, finish_reason FROM replies WHERE key = ?", (key,))
+            .execute("SELECT text, prompt_tokens, completion_tokens, finish_reason, truncated_chars FROM replies "
+                     "WHERE key = ?", (key,))
             .fetchone()
         )
         return CachedReply(*row) if row else None
 
     def put(self, key: str, reply: ModelReply) -> None:
-        """Store a reply's text, token counts and finish reason under its request hash."""
+        """Store a reply's text, token counts, finish reason and truncation under its request hash."""
         self._connection().execute(
             "INSERT OR REPLACE INTO replies (key, model, text, prompt_tokens, completion_tokens, created_at, "
-            "finish_reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "finish_reason, truncated_chars) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (key, reply.model, reply.text, reply.prompt_tokens, reply.completion_tokens, time.time(),
-             reply.finish_reason),
+             reply.finish_reason, reply.truncated_chars),
         )
 
     def close(self) -> None:

@@ -3,27 +3,35 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from suite.errors import ConfigError, MissingApiKey
-from suite.models.cache import ResponseCache, key_params, request_hash
+from suite.models.cache import Position, ResponseCache, key_params, request_hash
 from suite.models.ledger import CostLedger, Ledger
 from suite.models.limiter import Limiter, RateLimiter
 from suite.models.litellm_setup import load_litellm
 from suite.models.pricing import TokenPrice, reply_cost
 from suite.models.redact import is_key_variable, known_secrets
-from suite.models.reply import ModelReply
-from suite.models.retry import RetryPolicy, is_model_failure, model_error
+from suite.models.reply import ModelReply, storable_text
+from suite.models.retry import MalformedReply, RetryPolicy, is_model_failure, model_error
+from suite.models.scripted import find_script
 from suite.models.tokens import estimate_prompt_tokens
 
 DEFAULT_TIMEOUT_S = 120.0
+#: The longest reply kept (`model.max_reply_chars`): a model that ignores `max_tokens` cannot flood traces and memory.
+DEFAULT_MAX_REPLY_CHARS = 100_000
 RESERVED = frozenset({"model", "messages", "stream", "max_retries"})
 CREDENTIAL_PARAMS = ("api_key", "aws_", "vertex_", "azure_ad_token")  # credentials given in the params
 FREE_PROVIDERS = frozenset({"scripted"})
 
 
 class ModelClient:
-    """One model and its parameters, sharing a rate limiter, a cost ledger and (optionally) a cache."""
+    """One model and its parameters, sharing a rate limiter, a cost ledger and (optionally) a cache.
+
+    A request made for an episode is cached under its position as well as its content: the episode (whose id
+    holds the repeat), the step, and the call within the step (counted here), so a re-run of a run is served from
+    the cache while every repeat, step and extra call within a step reaches the model."""
 
     def __init__(
         self,
@@ -37,6 +45,7 @@ class ModelClient:
         cache: ResponseCache | None = None,
         retry: RetryPolicy | None = None,
         price: TokenPrice | None = None,
+        max_reply_chars: int | None = DEFAULT_MAX_REPLY_CHARS,
         **litellm_kwargs: Any,
     ) -> None:
         clash = RESERVED & litellm_kwargs.keys()
@@ -54,8 +63,13 @@ class ModelClient:
         # retries are tenacity's: the OpenAI SDK under litellm must not retry as well
         self._params = {"timeout": DEFAULT_TIMEOUT_S, **params, "max_retries": 0}
         self._key_params = key_params(params)
+        self.max_reply_chars = max_reply_chars or None
+        if self.max_reply_chars:  # a reply cached under a smaller cap is not the whole reply under a larger one
+            self._key_params["max_reply_chars"] = self.max_reply_chars
         self._max_tokens = max_tokens or 0
         self._provider = model.split("/", 1)[0] if "/" in model else ""
+        self._script = model.split("/", 1)[1] if self._provider == "scripted" else None
+        self._calls: dict[str, tuple[int | None, int]] = {}  # episode -> (its latest step, calls made in it)
         self._free = self._provider in FREE_PROVIDERS or "mock_response" in params
         self._needs_key_check = not (self._free or any(k.startswith(CREDENTIAL_PARAMS) for k in params))
 
@@ -74,6 +88,12 @@ class ModelClient:
                 self._provider = "unknown"
         return self._provider
 
+    @property
+    def wants_valid_reply(self) -> bool:
+        """Whether this is a scripted model that answers with the benchmark's valid replies (see `register_script`)."""
+        script = find_script(self._script) if self._script is not None else None
+        return script is not None and script.wants_valid_reply
+
     def check_api_key(self) -> None:
         """Raise MissingApiKey naming what litellm finds missing (checked once; not for scripted or mocks)."""
         if not self._needs_key_check:
@@ -88,11 +108,24 @@ class ModelClient:
         self._needs_key_check = False
 
     async def complete(
-        self, messages: list[dict[str, Any]], *, episode: str | None = None, step: int | None = None
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        episode: str | None = None,
+        step: int | None = None,
+        hints: Mapping[str, Any] | None = None,
     ) -> ModelReply:
-        """Answer chat `messages`: from the cache, else by a model call with retries; the ledger counts it."""
+        """Answer chat `messages`: from the cache, else by a model call with retries; the ledger counts it.
+
+        `episode` and `step` place the request in a run (its cache key and the metadata a script sees); `hints` is
+        more metadata for a scripted model, never part of the key."""
         start = time.perf_counter()
-        key = request_hash(self.model, messages, self._key_params)
+        position = self._position(episode, step)
+        params = self._key_params
+        if self._script is not None:  # a script's replies are keyed by its version: a changed script is asked anew
+            script = find_script(self._script)
+            params = {**params, "script": script.version if script is not None else None}
+        key = request_hash(self.model, messages, params, position)
         if self.cache is not None:
             hit = self.cache.get(key)
             if hit is not None:
@@ -107,6 +140,7 @@ class ModelClient:
                     attempts=0,
                     model=self.model,
                     finish_reason=hit.finish_reason,
+                    truncated_chars=hit.truncated_chars,
                 )
                 self.ledger.record(reply, episode)
                 return reply
@@ -114,7 +148,7 @@ class ModelClient:
         litellm = load_litellm()
         self.check_api_key()
         request = {"model": self.model, "messages": messages, **self._params}
-        metadata = self._request_metadata(episode, step)
+        metadata = self._request_metadata(position, hints)
         if metadata:
             request["metadata"] = metadata
         response, attempts = await self._call(litellm, request, estimate_prompt_tokens(messages))
@@ -124,8 +158,12 @@ class ModelClient:
         cost, cost_known = reply_cost(
             self.model, response, prompt_tokens, completion_tokens, self.price, self._free
         )
+        text = storable_text(response.choices[0].message.content or "")
+        cut = len(text) - self.max_reply_chars if self.max_reply_chars else 0
+        if cut > 0:
+            text = text[: self.max_reply_chars]
         reply = ModelReply(
-            text=response.choices[0].message.content or "",
+            text=text,
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
             cost_usd=cost,
@@ -136,16 +174,28 @@ class ModelClient:
             model=self.model,
             cost_known=cost_known,
             finish_reason=getattr(response.choices[0], "finish_reason", None),
+            truncated_chars=max(cut, 0),
         )
         if self.cache is not None:
             self.cache.put(key, reply)
         self.ledger.record(reply, episode)
         return reply
 
-    def _request_metadata(self, episode: str | None, step: int | None) -> dict[str, Any]:
+    def _position(self, episode: str | None, step: int | None) -> Position | None:
+        """Where a request stands in its run: (episode, step, index of this call within the step)."""
+        if episode is None:
+            return None
+        last = self._calls.get(episode)
+        call = last[1] + 1 if last is not None and last[0] == step else 0
+        self._calls[episode] = (step, call)
+        return episode, step, call
+
+    def _request_metadata(self, position: Position | None, hints: Mapping[str, Any] | None) -> dict[str, Any]:
         metadata = self._metadata
-        if episode is not None or step is not None:
-            metadata = {**metadata, "episode": episode, "step": step}
+        if position is not None:
+            metadata = {**metadata, "episode": position[0], "step": position[1], "call": position[2]}
+        if hints:
+            metadata = {**metadata, **hints}
         return metadata
 
     async def _call(self, litellm: Any, request: dict[str, Any], prompt_estimate: int) -> tuple[Any, int]:
@@ -182,4 +232,6 @@ class ModelClient:
             raise
         usage = getattr(response, "usage", None)
         self.limiter.record(provider, int(getattr(usage, "total_tokens", 0) or 0), reserved)
+        if not getattr(response, "choices", None):
+            raise MalformedReply("the provider's reply has no choices")
         return response

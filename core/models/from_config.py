@@ -8,13 +8,15 @@ from typing import Any
 
 from suite.errors import ConfigError
 from suite.models.cache import ResponseCache
-from suite.models.client import ModelClient
+from suite.models.client import DEFAULT_MAX_REPLY_CHARS, ModelClient
 from suite.models.ledger import CostLedger
 from suite.models.limiter import Limit, RateLimiter
 from suite.models.pricing import TokenPrice
 from suite.models.retry import RetryPolicy
 
 SAMPLING = ("temperature", "max_tokens", "top_p")
+#: `max_tokens` of a benchmark that sets none in its `model_defaults` (and of no `model.max_tokens` either)
+DEFAULT_MAX_TOKENS = 4096
 
 
 def _plain(node: Any) -> dict[str, Any]:
@@ -69,17 +71,20 @@ def client_from_config(cfg: Any, defaults: Mapping[str, Any] | None = None,
                        parts: SharedParts | None = None) -> ModelClient:
     """The client for `cfg.run.model`; checks its key.
 
-    `model.*` sampling wins over a benchmark's protocol `defaults`; a default that is not a sampling setting
-    (e.g. `reasoning_effort`) is passed to litellm unless `model.params` sets it.
+    `model.*` sampling wins over a benchmark's protocol `defaults` (`max_tokens` is DEFAULT_MAX_TOKENS when both
+    leave it out); a default that is not a sampling setting (e.g. `reasoning_effort`) is passed to litellm unless
+    `model.params` sets it.
     """
     model = cfg.model
     parts = parts or shared_parts(cfg)
     defaults = dict(defaults or {})
     sampling = {k: model.get(k) if model.get(k) is not None else defaults.get(k) for k in SAMPLING}
+    if sampling["max_tokens"] is None:  # never unbounded
+        sampling["max_tokens"] = DEFAULT_MAX_TOKENS
     price = model.get("price_per_mtok") or {}
     extra = {k: v for k, v in defaults.items() if k not in SAMPLING and v is not None}
     params = {**extra, **_plain(model.get("params"))}
-    clash = sorted(params.keys() & {*SAMPLING, "price", "limiter", "ledger", "cache", "retry"})
+    clash = sorted(params.keys() & {*SAMPLING, "price", "limiter", "ledger", "cache", "retry", "max_reply_chars"})
     if clash:
         raise ConfigError(f"set {', '.join(f'model.{k}' for k in clash)} directly, not under model.params")
     client = ModelClient(
@@ -89,11 +94,21 @@ def client_from_config(cfg: Any, defaults: Mapping[str, Any] | None = None,
         ledger=parts.ledger,
         cache=parts.cache,
         retry=parts.retry,
+        max_reply_chars=_reply_cap(model.get("max_reply_chars", DEFAULT_MAX_REPLY_CHARS)),
         **sampling,
         **params,
     )
     client.check_api_key()  # a missing key stops the run before its first episode
     return client
+
+
+def _reply_cap(value: Any) -> int | None:
+    """`model.max_reply_chars`: a positive whole number, or null for no cap."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"model.max_reply_chars must be a positive whole number or null, not {value!r}")
+    return value
 
 
 def _price(prompt: float | None, completion: float | None) -> TokenPrice | None:

@@ -12,7 +12,7 @@ from suite.models.reply import ModelReply
 
 @dataclass
 class Totals:
-    """Sums over a set of replies (cached replies count their tokens but cost nothing)."""
+    """Sums over a set of replies: tokens spent on model calls, and apart from them those served from the cache."""
 
     calls: int = 0
     cached_calls: int = 0
@@ -20,13 +20,19 @@ class Totals:
     completion_tokens: int = 0
     cost_usd: float = 0.0
     cost_known: bool = True
+    cached_prompt_tokens: int = 0
+    cached_completion_tokens: int = 0
 
     def add(self, reply: ModelReply) -> None:
         """Count one reply."""
         self.calls += 1
-        self.cached_calls += reply.cached
-        self.prompt_tokens += reply.prompt_tokens
-        self.completion_tokens += reply.completion_tokens
+        if reply.cached:
+            self.cached_calls += 1
+            self.cached_prompt_tokens += reply.prompt_tokens
+            self.cached_completion_tokens += reply.completion_tokens
+        else:
+            self.prompt_tokens += reply.prompt_tokens
+            self.completion_tokens += reply.completion_tokens
         self.cost_usd += reply.cost_usd
         self.cost_known = self.cost_known and reply.cost_known
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,8 +24,21 @@ class ModelReply:
     cost_known: bool = True
     #: why the model stopped (`stop`, `length`: cut at max_tokens or the context, ...); None when not said
     finish_reason: str | None = None
+    truncated_chars: int = 0  # characters cut off the end of the reply by the client's `max_reply_chars`
 
     @property
     def truncated(self) -> bool:
         """Whether the model was cut off at its token limit (max_tokens or the context) mid-reply."""
         return self.finish_reason == "length"
+
+
+def storable_text(text: str) -> str:
+    """`text` as valid Unicode: each lone surrogate (valid in JSON as `"\\ud800"`, but no character, so no UTF-8
+    file or SQLite database takes it) becomes U+FFFD; every other character is kept."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return LONE_SURROGATE.sub("\ufffd", text)
+    return text

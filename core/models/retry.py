@@ -66,21 +66,26 @@ def reached_no_server(exc: BaseException | None) -> bool:
     return False
 
 
+class MalformedReply(Exception):
+    """A provider's answer that holds no reply (an empty `choices` list): a model fault, retried like a 5xx."""
+
+
 def is_transient(exc: BaseException) -> bool:
-    """Rate limits (429), timeouts, connection errors and 5xx; never auth or other 4xx."""
+    """Rate limits (429), timeouts, connection errors, 5xx and malformed replies; never auth or other 4xx."""
     from openai import APIConnectionError  # loaded with litellm, not at `import suite.models`
 
-    if isinstance(exc, APIConnectionError):  # includes timeouts
+    if isinstance(exc, APIConnectionError | MalformedReply):  # timeouts are connection errors
         return True
     status = getattr(exc, "status_code", None)
     return isinstance(status, int) and (status in RETRY_STATUSES or status >= 500)
 
 
 def is_model_failure(exc: BaseException) -> bool:
-    """Whether litellm raised this for a failed model call (all its errors are OpenAI-style)."""
+    """Whether this is a failed model call: litellm raised it (all its errors are OpenAI-style), or the reply was
+    malformed."""
     from openai import OpenAIError
 
-    return isinstance(exc, OpenAIError)
+    return isinstance(exc, OpenAIError | MalformedReply)
 
 
 def model_error(

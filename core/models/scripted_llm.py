@@ -8,7 +8,7 @@ import litellm
 import openai
 from litellm import CustomLLM
 from litellm.types.utils import ModelResponse, Usage
-from suite.models.scripted import get_script
+from suite.models.scripted import ScriptedReply, get_script
 from suite.models.tokens import estimate_prompt_tokens, estimate_text_tokens
 
 
@@ -37,11 +37,12 @@ class ScriptedLLM(CustomLLM):
         litellm_params: dict[str, Any] | None = None,
         **__: Any,
     ) -> ModelResponse:
-        """Run the script for `model` with the request's metadata; usage is estimated from the text."""
+        """Run the script for `model` with the request's metadata; usage is the script's own (a ScriptedReply),
+        else estimated from the text."""
         metadata = (litellm_params or {}).get("metadata") or {}
         self._price_at_zero(model)
         try:
-            text = await get_script(model).reply(messages, metadata)
+            answer = await get_script(model).reply(messages, metadata)
         except openai.APIError:
             raise  # a script may simulate provider failures (rate limits, timeouts, 5xx)
         except Exception as exc:
@@ -50,8 +51,11 @@ class ScriptedLLM(CustomLLM):
                 model=f"scripted/{model}",
                 llm_provider="scripted",
             ) from exc
-        prompt_tokens = estimate_prompt_tokens(messages)
-        completion_tokens = estimate_text_tokens(text)
+        if isinstance(answer, ScriptedReply):
+            text, prompt_tokens, completion_tokens = answer.text, answer.prompt_tokens, answer.completion_tokens
+        else:
+            text = answer
+            prompt_tokens, completion_tokens = estimate_prompt_tokens(messages), estimate_text_tokens(answer)
         model_response.choices[0].message.content = text  # type: ignore[union-attr]
         model_response.usage = Usage(  # type: ignore[attr-defined]
             prompt_tokens=prompt_tokens,

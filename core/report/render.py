@@ -54,7 +54,8 @@ def _headline_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]
                 names.setdefault(name, m["label"])
         metric_names[bench] = list(names.items())
         columns += [f"{bench}\n{label}" for _, label in metric_names[bench]] + [f"{bench}\nn", f"{bench}\ninfra"]
-    columns += ["tokens", "cost $"]
+    cached = any(g.get("cached_tokens") for row in summary["rows"] for g in row["benchmarks"].values())
+    columns += ["tokens", *(["cached tokens"] if cached else []), "cost $"]
     rows = []
     for row in summary["rows"]:
         cells = [row["model"] or "-", _agent(row)]
@@ -67,7 +68,10 @@ def _headline_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]
             n = str(group["episodes"]) + (f" (+{group['unfinished']} unfinished)" if group["unfinished"] else "")
             cells += [n, str(group["infra_failures"])]
         groups = row["benchmarks"].values()
-        cells += [f"{sum(g['tokens'] for g in groups):,}", f"{sum(g['cost_usd'] for g in groups):.4f}"]
+        cells += [f"{sum(g['tokens'] for g in groups):,}"]
+        if cached:  # served from the response cache: not spent, so apart from the tokens column
+            cells += [f"{sum(g.get('cached_tokens', 0) for g in groups):,}"]
+        cells += [f"{sum(g['cost_usd'] for g in groups):.4f}"]
         rows.append(cells)
     for paper in headline_rows(summary.get("reference", {})):
         cells = [paper["model"], paper["condition"]]
@@ -212,8 +216,8 @@ def _markdown(summary: dict[str, Any]) -> str:
 #: `--format csv`: one row per report row, benchmark and headline metric, every number in a column of its own
 CSV_COLUMNS = ["model", "agent", "label", "data_tag", "benchmark", "data_kind", "data_sha256", "data_path", "metric",
                "metric_label", "percent", "mean", "ci_low", "ci_high", "n", "small_n", "ci_method", "confidence",
-               "episodes", "unfinished", "infra_failures", "tokens", "cost_usd", "reference", "condition", "column",
-               "paper_value", "paper_diff", "source"]
+               "episodes", "unfinished", "infra_failures", "tokens", "cached_tokens", "cost_usd", "reference",
+               "condition", "column", "paper_value", "paper_diff", "source"]
 
 
 def csv_records(summary: dict[str, Any]) -> list[dict[str, Any]]:
@@ -229,7 +233,8 @@ def csv_records(summary: dict[str, Any]) -> list[dict[str, Any]]:
                     "data_path": data.get("path"), "ci_method": ci.get("method", "percentile bootstrap"),
                     "confidence": summary["confidence"], "episodes": group["episodes"],
                     "unfinished": group["unfinished"], "infra_failures": group["infra_failures"],
-                    "tokens": group["tokens"], "cost_usd": group["cost_usd"]}
+                    "tokens": group["tokens"], "cached_tokens": group.get("cached_tokens", 0),
+                    "cost_usd": group["cost_usd"]}
             for name, m in group["metrics"].items():
                 paper = m.get("paper") or {}
                 out.append({**base, "reference": False, "metric": name, "metric_label": m["label"],

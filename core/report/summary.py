@@ -68,6 +68,7 @@ def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[
         "infra_failures": sum(outcomes[o] for o in INFRA_OUTCOMES),
         "cost_usd": round(sum(s.cost_usd for s in spend.values()), 6),
         "tokens": sum(s.tokens for s in spend.values()),
+        "cached_tokens": sum(s.cached_tokens for s in spend.values()),
         "spend": {kind: {**asdict(s), "cost_usd": round(s.cost_usd, 6)} for kind, s in spend.items()},
     }
 

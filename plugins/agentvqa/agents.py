@@ -1,7 +1,9 @@
-"""The benchmark's own agents: the oracle (reads the answer) and the constant-letter baseline."""
+"""The benchmark's own agents: the oracle (reads the answer) and the constant-letter baseline; and the valid replies
+of the offline baseline models."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from suite.agents import AgentContext, PolicyAgent
@@ -34,3 +36,9 @@ def constant_agent(ctx: AgentContext) -> PolicyAgent:
         return Action(value=letter, text=letter)
 
     return PolicyAgent(policy)
+
+
+def valid_reply(task: Task, observation: Observation, rng: random.Random | None) -> str:
+    """One of the question's option letters (`scripted/first-option`: always A, the paper's "select all A")."""
+    letters = LETTERS[: len(task.data["question"].options)]
+    return letters[0] if rng is None else rng.choice(letters)

@@ -9,7 +9,7 @@ from suite.errors import ConfigError
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
-from suite_asgard import prompting, scoring
+from suite_asgard import prompting, scoring, valid_replies
 from suite_asgard.conditions import resolve_condition
 from suite_asgard.env import AsgardEnv, household_env
 from suite_asgard.inventory import find_inventory_file, load_inventories, scene_inventory
@@ -55,6 +55,7 @@ def register(registry: Registry) -> None:
         resources={"num_cpus": 1},
         config_schema=CONFIG_SCHEMA,
         images=lambda section: None if resolve_condition(section).text_only else "asgard.condition=text_only",
+        valid_reply=valid_replies.valid_reply,
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(

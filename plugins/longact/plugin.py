@@ -9,7 +9,7 @@ from suite.errors import ConfigError
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
-from suite_longact import prompting, scoring
+from suite_longact import prompting, scoring, valid_replies
 from suite_longact.data import MANIFEST, is_data_dir, load_pack
 from suite_longact.env import LongActEnv, make_env_from_data
 from suite_longact.oracle import oracle_agent
@@ -44,6 +44,7 @@ def register(registry: Registry) -> None:
         reference=Path(__file__).parent / "reference.json",
         resources={"num_cpus": 1},
         config_schema=CONFIG_SCHEMA,
+        valid_reply=valid_replies.valid_reply,
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(

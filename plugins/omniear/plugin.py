@@ -10,7 +10,7 @@ from suite.agents import Agent, AgentTurn
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, StepResult, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
-from suite_omniear import prompting, scoring
+from suite_omniear import prompting, scoring, valid_replies
 from suite_omniear.data import CATEGORIES, AttributeTable, EvalTask, find_attribute_table, load_attribute_table
 from suite_omniear.data import load_tasks as load_eval_tasks
 from suite_omniear.oracle import OraclePlanner
@@ -97,6 +97,7 @@ def register(registry: Registry) -> None:
         resources={"num_cpus": 1},
         inline_env=True,  # a pure-Python text world: a step takes about 10 us
         config_schema=CONFIG_SCHEMA,
+        valid_reply=valid_replies.valid_reply,
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(

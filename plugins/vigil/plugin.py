@@ -9,7 +9,7 @@ from suite.errors import ConfigError
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
-from suite_vigil import analysis, prompting, scoring
+from suite_vigil import analysis, prompting, scoring, valid_replies
 from suite_vigil.env import VigilEnv
 from suite_vigil.episodes import PACK_MANIFEST, is_data_dir, load_episodes
 from suite_vigil.parsing import parse_reply
@@ -60,6 +60,7 @@ def register(registry: Registry) -> None:
         resources_for=simulator_resources,
         run_metadata=run_metadata,
         config_schema=CONFIG_SCHEMA,
+        valid_reply=valid_replies.valid_reply,
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(

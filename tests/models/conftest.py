@@ -67,6 +67,7 @@ class Planned:
     delay_s: float = 0.0
     error: str = ""
     finish_reason: str = "stop"
+    body: str | None = None  # a raw JSON body to answer with instead (malformed replies)
 
 
 @dataclass
@@ -79,10 +80,11 @@ class LoopbackServer:
     context: int | None = None  # the `max_model_len` its GET /v1/models says (as vLLM's does)
 
     def then(
-        self, status: int = 200, text: str = "pong", delay_s: float = 0.0, error: str = "", finish_reason: str = "stop"
+        self, status: int = 200, text: str = "pong", delay_s: float = 0.0, error: str = "", finish_reason: str = "stop",
+        body: str | None = None,
     ) -> LoopbackServer:
-        """Plan the next answer (unplanned requests get a 200 "pong")."""
-        self.plan.append(Planned(status, text, delay_s, error, finish_reason))
+        """Plan the next answer (unplanned requests get a 200 "pong"); `body` is sent as is."""
+        self.plan.append(Planned(status, text, delay_s, error, finish_reason, body))
         return self
 
     @property
@@ -130,7 +132,7 @@ def _handler(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
                 payload = {
                     "error": {"message": planned.error or "planned failure", "type": "test", "code": None}
                 }
-            data = json.dumps(payload).encode()
+            data = planned.body.encode() if planned.body is not None else json.dumps(payload).encode()
             try:
                 self.send_response(planned.status)
                 self.send_header("Content-Type", "application/json")

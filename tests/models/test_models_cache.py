@@ -138,3 +138,70 @@ def test_threads_share_one_cache(tmp_path: Path) -> None:
     with ThreadPoolExecutor(4) as pool:
         assert list(pool.map(work, range(4))) == [100] * 4
     cache.close()
+
+
+def test_the_position_of_a_request_is_part_of_its_key(tmp_path: Path) -> None:
+    """Repeats, steps and calls within a step are distinct samples; the same position again is a hit."""
+    script = register_script("t-position", lambda messages: f"sample {script.calls}")
+    path = tmp_path / "c.sqlite"
+
+    async def episode(client: ModelClient, eid: str) -> list[str]:
+        texts = []
+        for step in range(2):
+            for _ in range(2):  # an agent asking twice per step with the same prompt
+                texts.append((await client.complete(MSGS, episode=eid, step=step)).text)
+        return texts
+
+    async def run() -> list[list[str]]:
+        client = ModelClient("scripted/t-position", cache=ResponseCache(path))
+        return [await episode(client, eid) for eid in ("b/t1 #1", "b/t1 #2")]
+
+    first = asyncio.run(run())
+    assert script.calls == 8 and len({t for texts in first for t in texts}) == 8
+    again = asyncio.run(run())  # a re-run of the same run: every request from the cache
+    assert script.calls == 8 and again == first
+
+
+def test_a_changed_script_is_not_served_its_old_replies(tmp_path: Path) -> None:
+    cache = ResponseCache(tmp_path / "c.sqlite")
+
+    async def ask() -> str:
+        return (await ModelClient("scripted/t-changed", cache=cache).complete(MSGS, episode="e", step=0)).text
+
+    register_script("t-changed", lambda messages: "old")
+    assert asyncio.run(ask()) == "old" and asyncio.run(ask()) == "old"
+    register_script("t-changed", lambda messages: "new")
+    assert asyncio.run(ask()) == "new"
+
+
+SCRIPTED_RUN = """
+import asyncio, sys
+from suite.models import ModelClient, ResponseCache, register_script
+script = register_script("t-process", lambda messages: "reply")
+client = ModelClient("scripted/t-process", cache=ResponseCache(sys.argv[1]))
+reply = asyncio.run(client.complete([{"role": "user", "content": "q"}], episode="e", step=0))
+print(reply.cached, script.calls)
+"""
+
+
+def test_scripted_replies_are_not_cached_across_processes(tmp_path: Path) -> None:
+    """A script's function may change between processes: its replies are never served to another process."""
+    path = str(tmp_path / "c.sqlite")
+    runs = [subprocess.run([sys.executable, "-c", SCRIPTED_RUN, path], capture_output=True, text=True, timeout=120)
+            for _ in range(2)]
+    assert [r.stdout.split() for r in runs] == [["False", "1"], ["False", "1"]], runs[-1].stderr
+
+
+def test_a_long_reply_is_cut_and_says_so(tmp_path: Path) -> None:
+    register_script("t-long", lambda messages: "ACTION: +1 " + "x" * 989)
+    cache = ResponseCache(tmp_path / "c.sqlite")
+
+    async def ask(cap: int | None) -> ModelReply:
+        return await ModelClient("scripted/t-long", cache=cache, max_reply_chars=cap).complete(MSGS, episode="e")
+
+    cut = asyncio.run(ask(100))
+    assert (cut.text, cut.truncated_chars) == ("ACTION: +1 " + "x" * 89, 900)
+    hit = asyncio.run(ModelClient("scripted/t-long", cache=cache, max_reply_chars=100).complete(MSGS, episode="e"))
+    assert (hit.cached, hit.text, hit.truncated_chars) == (True, cut.text, 900)
+    whole = asyncio.run(ask(None))  # another cap is another request: not served the cut reply
+    assert (whole.cached, len(whole.text), whole.truncated_chars) == (False, 1000, 0)

@@ -5,8 +5,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from omegaconf import OmegaConf
+from suite import config as configmod
+from suite.errors import ConfigError
 from suite.models import client_from_config, register_script
+from suite.models.client import DEFAULT_MAX_REPLY_CHARS
+from suite.models.from_config import DEFAULT_MAX_TOKENS
 
 
 def test_client_from_config(tmp_path: Path) -> None:
@@ -69,3 +74,26 @@ def test_a_default_beyond_sampling_reaches_litellm_unless_model_params_set_it() 
     assert "temperature" not in client._params
     cfg.model.params = {"reasoning_effort": "low"}
     assert client_from_config(cfg, {"reasoning_effort": "high"})._params["reasoning_effort"] == "low"
+def _cfg(**model: object) -> object:
+    return OmegaConf.create({"run": {"model": "scripted/t-defaults"}, "model": {"cache": False, **model}})
+
+
+def test_max_tokens_comes_from_the_benchmark_else_a_default() -> None:
+    """`model.max_tokens` wins, then the benchmark's `model_defaults`, then DEFAULT_MAX_TOKENS: never unbounded."""
+    assert client_from_config(_cfg(max_tokens=None), {"max_tokens": 8192})._params["max_tokens"] == 8192
+    assert client_from_config(_cfg(max_tokens=64), {"max_tokens": 8192})._params["max_tokens"] == 64
+    assert client_from_config(_cfg(max_tokens=None), {})._params["max_tokens"] == DEFAULT_MAX_TOKENS
+
+
+def test_every_builtin_benchmark_bounds_max_tokens() -> None:
+    cfg = configmod.defaults(["agentvqa", "asgard", "omniear"])
+    assert {b: cfg[b].model_defaults.max_tokens for b in ("agentvqa", "asgard", "omniear")} == {
+        "agentvqa": 8192, "asgard": 8192, "omniear": 4096}
+
+
+def test_the_reply_cap_is_configured_and_checked() -> None:
+    assert client_from_config(_cfg()).max_reply_chars == DEFAULT_MAX_REPLY_CHARS
+    assert client_from_config(_cfg(max_reply_chars=500)).max_reply_chars == 500
+    assert client_from_config(_cfg(max_reply_chars=None)).max_reply_chars is None
+    with pytest.raises(ConfigError, match="model.max_reply_chars must be a positive whole number"):
+        client_from_config(_cfg(max_reply_chars=0))

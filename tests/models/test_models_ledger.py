@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from suite.errors import BudgetExceeded
-from suite.models import CostLedger, ModelClient, TokenPrice, register_script
+from suite.models import CostLedger, ModelClient, ResponseCache, TokenPrice, register_script
 
 MSGS = [{"role": "user", "content": "12345678"}]  # 4 + 2 estimated prompt tokens
 CENT_A_CALL = TokenPrice(prompt_usd=0.001, completion_usd=0.002)  # 6 * 0.001 + 2 * 0.002 = $0.01
@@ -30,6 +31,23 @@ def test_totals_per_episode_and_run() -> None:
     total = ledger.total
     assert (total.calls, total.prompt_tokens, total.completion_tokens) == (4, 24, 8)
     assert total.cost_usd == pytest.approx(0.04) and total.cost_known
+
+
+def test_cached_tokens_are_counted_apart_from_spent_ones(tmp_path: Path) -> None:
+    register_script("t-ledger-cached", lambda messages: "abcdefgh")
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    ledger = CostLedger()
+
+    async def run() -> None:
+        for _ in range(2):  # the second pass is served from the cache
+            client = ModelClient("scripted/t-ledger-cached", ledger=ledger, cache=cache, price=CENT_A_CALL)
+            await client.complete(MSGS, episode="a", step=0)
+
+    asyncio.run(run())
+    total = ledger.total
+    assert (total.calls, total.cached_calls, total.prompt_tokens, total.completion_tokens) == (2, 1, 6, 2)
+    assert (total.cached_prompt_tokens, total.cached_completion_tokens) == (6, 2)
+    assert total.cost_usd == pytest.approx(0.01)
 
 
 def test_scripted_models_are_free_without_a_price() -> None:
@@ -67,3 +85,17 @@ def test_budget_is_checked_before_each_call() -> None:
         return calls
 
     assert asyncio.run(run()) == 3  # $0.00, $0.01, $0.02 are under $0.025; $0.03 is not
+
+
+def test_a_steps_usage_counts_cached_replies_apart() -> None:
+    """An agent that calls the model twice in a step, once answered from the cache."""
+    from suite.models import ModelReply
+    from suite.records import Usage
+
+    spent = ModelReply("a", 10, 2, 0.01, False, 0.5, "h1", 1, "m", truncated_chars=3)
+    cached = ModelReply("b", 7, 1, 0.0, True, 0.0, "h2", 0, "m")
+    kw = {"finish_reason": None}
+    assert Usage.of(spent, cached) == Usage(10, 2, 0.01, True, 0.5, cached_prompt_tokens=7, cached_completion_tokens=1,
+                                            truncated_chars=3, **kw)
+    assert Usage.of(cached) == Usage(0, 0, 0.0, True, 0.0, cached_prompt_tokens=7, cached_completion_tokens=1, **kw)
+    assert Usage.of(spent) == Usage(10, 2, 0.01, False, 0.5, truncated_chars=3, **kw)

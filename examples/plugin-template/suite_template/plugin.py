@@ -7,6 +7,7 @@ The episode succeeds when the agent says DONE on the target.
 from __future__ import annotations
 
 import os
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,12 @@ def greedy_reply(messages: list[dict[str, Any]]) -> str:
     return f"Thought: {diff} to go.\nACTION: {move}"
 
 
+def valid_reply(task: Task, observation: Observation, rng: random.Random | None) -> str:
+    """A reply the parser accepts, for `scripted/random` (drawn with `rng`) and `scripted/first-option` (rng None)."""
+    moves = ("+1", "-1", "DONE")
+    return f"ACTION: {moves[0] if rng is None else rng.choice(moves)}"
+
+
 @hookimpl
 def register(registry: Any) -> None:
     """Declare the benchmark, its oracle, its data, and a scripted baseline model `scripted/counter-greedy`."""
@@ -81,6 +88,7 @@ def register(registry: Any) -> None:
         name=BENCH, description="reach a target number with +1/-1 steps",
         headline=[Metric("success", "SR"), Metric("steps", "steps", percent=False, higher_is_better=False)],
         config_schema=CONFIG_SCHEMA,
+        valid_reply=valid_reply,
     ))
     registry.add_agent(AgentSpec("oracle", lambda ctx: PolicyAgent(oracle), "steps straight to the target",
                                  benchmarks=(BENCH,)))

@@ -31,13 +31,7 @@ class CallLog:
 
     def add(self, module: str, messages: list[dict[str, Any]], reply: Any) -> None:
         """Account one call."""
-        u = self.usage
-        u.prompt_tokens += reply.prompt_tokens
-        u.completion_tokens += reply.completion_tokens
-        u.cost_usd += reply.cost_usd
-        u.latency_s += reply.latency_s
-        u.cached = u.cached or reply.cached
-        u.finish_reason, u.truncated = reply.finish_reason, u.truncated or reply.truncated
+        self.usage.add(reply)  # tokens served from the cache apart from those spent
         self.replies.append(f"[{module} {reply.model}] {reply.text}")
         self.prompt = messages
 
