@@ -42,7 +42,8 @@ def test_a_bare_name_of_an_unknown_family_asks_for_a_provider() -> None:
         check_model("zzqx-1")
 
 
-@pytest.mark.parametrize(("plugin", "switch"), [("agentvqa", ""), ("asgard", "set asgard.condition=text_only, ")])
+@pytest.mark.parametrize(("plugin", "switch"), [("agentvqa", ""), ("asgard", "set asgard.condition=text_only, "),
+                                               ("vigil", ""), ("longact", "set longact.images=[], ")])
 def test_images_for_a_text_only_model_fail_before_the_run(plugin: str, switch: str, tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "r"
@@ -59,3 +60,10 @@ def test_a_text_only_condition_needs_no_vision() -> None:
 
     images = build_host().benchmark("asgard").images
     assert images({"condition": "text_only", "conditions": {"text_only": {"images": "none"}}}) is None
+
+
+def test_longact_without_images_needs_no_vision() -> None:
+    from suite.plugins import build_host
+
+    images = build_host().benchmark("longact").images
+    assert images({"images": []}) is None and images({"images": ["rgb"]}) == "longact.images=[]"

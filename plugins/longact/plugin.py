@@ -45,6 +45,7 @@ def register(registry: Registry) -> None:
         resources={"num_cpus": 1},
         config_schema=CONFIG_SCHEMA,
         valid_reply=valid_replies.valid_reply,
+        images=sends_images,
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
@@ -122,3 +123,9 @@ def parse_action(benchmark: str, task: Task, reply: str) -> Action:
 def settle(benchmark: str, task: Task, trajectory: Trajectory, env: LongActEnv) -> Settlement:
     """SR, GC, per-type GC, Nav/Manip efficiency steps and IR."""
     return scoring.settle(task, trajectory, env, env.settings.get("ir"))
+
+
+def sends_images(section: Any) -> str | None:
+    """The setting that turns the direct agent's images off, or None when the config sends none."""
+    images = section.get("images") if section is not None else None
+    return None if images is not None and len(images) == 0 else "longact.images=[]"
