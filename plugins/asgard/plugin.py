@@ -19,6 +19,7 @@ from suite_asgard.report_view import report_view
 from suite_asgard.settings import CONFIG_SCHEMA
 from suite_asgard.termination import TerminationRules
 from suite_asgard.vocabulary import HIDDEN_TYPES, SLICED_FORM, TASK_TYPES
+from suite_household.thor_backend import backend_env
 
 BENCH = "asgard"
 HERE = Path(__file__).parent
@@ -116,14 +117,14 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
 @hookimpl
 def make_env(benchmark: str, task: Task, config: Any) -> AsgardEnv:
     """The plan's scene on the configured backend."""
-    backend = str((config.get("env") or {}).get("backend") or "household")
-    if backend == "ai2thor":
-        from suite_asgard.thor_sim import thor_env
+    return backend_env(BENCH, config, lambda: household_env(task, config), lambda: _thor_env(task, config))
 
-        return thor_env(task, config)
-    if backend != "household":
-        raise ConfigError(f"asgard.env.backend: {backend!r} is unknown; choose household or ai2thor")
-    return household_env(task, config)
+
+def _thor_env(task: Task, config: Any) -> AsgardEnv:
+    """The plan's real FloorPlan on AI2-THOR (imported only when asked for: it needs the [thor] extra)."""
+    from suite_asgard.thor_sim import thor_env
+
+    return thor_env(task, config)
 
 
 @hookimpl

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from suite.errors import ConfigError
 from suite_household.catalog import TYPES
 from suite_household.controller import Controller
 from suite_household.rules import RuleSet
 from suite_household.world import Agent, Obj, Room, Scene, World
 
 BACKENDS = ("household", "ai2thor")
+EnvT = TypeVar("EnvT")
 # Keyword arguments both controllers understand; the embedded-only ones are dropped for AI2-THOR.
 THOR_KEYS = (
     "width",
@@ -26,6 +29,14 @@ THOR_KEYS = (
     "agentMode",
     "quality",
 )
+
+
+def backend_env(benchmark: str, config: Any, household: Callable[[], EnvT], ai2thor: Callable[[], EnvT]) -> EnvT:
+    """The env on the section's `env.backend` (household by default, or ai2thor); another name is a ConfigError."""
+    backend = str((config.get("env") or {}).get("backend") or "household")
+    if backend not in BACKENDS:
+        raise ConfigError(f"{benchmark}.env.backend: {backend!r} is unknown; choose {' or '.join(BACKENDS)}")
+    return ai2thor() if backend == "ai2thor" else household()
 
 
 def make_controller(backend: str, scene: Any, **settings: Any) -> Any:

@@ -9,6 +9,7 @@ from suite.errors import ConfigError
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
+from suite_household.thor_backend import backend_env
 from suite_longact import prompting, scoring, valid_replies
 from suite_longact.data import MANIFEST, is_data_dir, load_pack
 from suite_longact.env import LongActEnv, make_env_from_data
@@ -97,14 +98,14 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
 @hookimpl
 def make_env(benchmark: str, task: Task, config: Any) -> LongActEnv:
     """The episode's house on the configured backend (household, or AI2-THOR through the shared adapter)."""
-    backend = str((config.get("env") or {}).get("backend") or "household")
-    if backend == "ai2thor":
-        from suite_longact.thor import thor_env
+    return backend_env(BENCH, config, lambda: make_env_from_data(task, config), lambda: _thor_env(task, config))
 
-        return thor_env(task, config)
-    if backend != "household":
-        raise ConfigError(f"longact.env.backend: {backend!r} is unknown; choose household or ai2thor")
-    return make_env_from_data(task, config)
+
+def _thor_env(task: Task, config: Any) -> LongActEnv:
+    """The episode's house on AI2-THOR (imported only when asked for: it needs the [thor] extra)."""
+    from suite_longact.thor import thor_env
+
+    return thor_env(task, config)
 
 
 @hookimpl

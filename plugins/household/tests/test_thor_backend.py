@@ -122,3 +122,14 @@ def test_asgards_named_rules_leave_the_kitchen_rules_as_they_were() -> None:
     assert coffee_needs_clean_empty_mug(world, "ToggleObjectOn", machine, {}) == "The Mug in the CoffeeMachine is dirty"
     world.set("mug", is_dirty=False)
     assert coffee_needs_clean_empty_mug(world, "ToggleObjectOn", machine, {}) is None
+
+
+def test_backend_env_builds_the_configured_backend_and_names_a_wrong_one() -> None:
+    from suite.errors import ConfigError
+    from suite_household.thor_backend import backend_env
+
+    pick = {"household": lambda: "h", "ai2thor": lambda: "t"}
+    assert backend_env("b", {}, **pick) == "h"
+    assert backend_env("b", {"env": {"backend": "ai2thor"}}, **pick) == "t"
+    with pytest.raises(ConfigError, match=r"b\.env\.backend: 'unity' is unknown; choose household or ai2thor"):
+        backend_env("b", {"env": {"backend": "unity"}}, **pick)
