@@ -104,8 +104,7 @@ class Usage:
         """The usage of the model replies (`suite.models.ModelReply`) made for one step."""
         if len(replies) == 1:  # the direct agent's every step: one reply, built at once
             r = replies[0]
-            tokens = (r.prompt_tokens, r.completion_tokens)
-            spent, cached = ((0, 0), tokens) if r.cached else (tokens, (0, 0))
+            spent, cached = r.spent_and_cached
             return cls(*spent, r.cost_usd, r.cached, r.latency_s, r.finish_reason, r.truncated, *cached,
                        r.truncated_chars)
         usage = cls()
@@ -115,13 +114,12 @@ class Usage:
 
     def add(self, reply: Any) -> None:
         """Count one more model reply (`suite.models.ModelReply`) of the step: an agent calling several times."""
-        if reply.cached:
-            self.cached = True
-            self.cached_prompt_tokens += reply.prompt_tokens
-            self.cached_completion_tokens += reply.completion_tokens
-        else:
-            self.prompt_tokens += reply.prompt_tokens
-            self.completion_tokens += reply.completion_tokens
+        (prompt, completion), (cached_prompt, cached_completion) = reply.spent_and_cached
+        self.prompt_tokens += prompt
+        self.completion_tokens += completion
+        self.cached_prompt_tokens += cached_prompt
+        self.cached_completion_tokens += cached_completion
+        self.cached = self.cached or reply.cached
         self.cost_usd += reply.cost_usd
         self.latency_s += reply.latency_s
         self.truncated_chars += reply.truncated_chars

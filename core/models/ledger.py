@@ -25,14 +25,13 @@ class Totals:
 
     def add(self, reply: ModelReply) -> None:
         """Count one reply."""
+        (prompt, completion), (cached_prompt, cached_completion) = reply.spent_and_cached
         self.calls += 1
-        if reply.cached:
-            self.cached_calls += 1
-            self.cached_prompt_tokens += reply.prompt_tokens
-            self.cached_completion_tokens += reply.completion_tokens
-        else:
-            self.prompt_tokens += reply.prompt_tokens
-            self.completion_tokens += reply.completion_tokens
+        self.cached_calls += reply.cached
+        self.prompt_tokens += prompt
+        self.completion_tokens += completion
+        self.cached_prompt_tokens += cached_prompt
+        self.cached_completion_tokens += cached_completion
         self.cost_usd += reply.cost_usd
         self.cost_known = self.cost_known and reply.cost_known
 

@@ -31,6 +31,12 @@ class ModelReply:
         """Whether the model was cut off at its token limit (max_tokens or the context) mid-reply."""
         return self.finish_reason == "length"
 
+    @property
+    def spent_and_cached(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """(prompt, completion) tokens spent on a model call, and those served from the cache: one pair is zeros."""
+        tokens = (self.prompt_tokens, self.completion_tokens)
+        return ((0, 0), tokens) if self.cached else (tokens, (0, 0))
+
 
 def storable_text(text: str) -> str:
     """`text` as valid Unicode: each lone surrogate (valid in JSON as `"\\ud800"`, but no character, so no UTF-8
