@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 from suite_household.actions import ACTIONS, ActionError
-from suite_household.metadata import agent_metadata, object_metadata
+from suite_household.metadata import MetadataCache, agent_metadata
 from suite_household.navigation import NavGrid
 from suite_household.overlay import draw_hand, draw_labels
 from suite_household.render import Frame, Renderer, instance_color
@@ -22,9 +22,15 @@ class Event:
     """One step's result: `metadata` (built on first access), frames and segmentation, AI2-THOR's names."""
 
     def __init__(
-        self, snapshot: World, base: dict[str, Any], frame: Frame | None, settings: dict[str, Any]
+        self,
+        snapshot: World,
+        base: dict[str, Any],
+        frame: Frame | None,
+        settings: dict[str, Any],
+        entries: MetadataCache | None = None,
     ) -> None:
         self._world = snapshot
+        self._entries = entries or MetadataCache()
         self._base = base
         self._frame = frame
         self._settings = settings
@@ -48,7 +54,7 @@ class Event:
         """AI2-THOR's metadata dict: action outcome, agent, objects (with visibility) and inventory."""
         world, s = self._world, self._settings
         seen = visible_objects(world, s["width"], s["height"], s["fieldOfView"], s["visibilityDistance"])
-        objects = [object_metadata(world, o, seen[o.id]) for o in world.objects.values()]
+        objects = self._entries.objects(world, seen)
         held = world.objects.get(world.held) if world.held else None
         inventory = [{"objectId": held.id, "objectType": held.type}] if held else []
         return {
@@ -116,6 +122,7 @@ class Controller:
             "renderImage": renderImage,
         }
         self.renderer = Renderer(self.width, self.height, self.fov)
+        self.entries = MetadataCache()
         self.reset(scene)
 
     def reset(self, scene: Scene | None = None) -> Event:
@@ -200,7 +207,7 @@ class Controller:
                 frame.rgb = draw_hand(frame.rgb, self.hand_opacity)
             if self.show_labels:
                 frame.rgb = draw_labels(frame.rgb, frame, self.world)
-        return Event(self.world.snapshot(), base, frame, self.settings)
+        return Event(self.world.snapshot(), base, frame, self.settings, self.entries)
 
     def stop(self) -> None:
         """Release the simulator (nothing to free for the embedded world)."""

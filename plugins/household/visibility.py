@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
+from functools import lru_cache
 
 import numpy as np
 from suite_household.geometry import scene_parts
 from suite_household.world import World
 
 
+@lru_cache(maxsize=16384)
 def _sample_points(box: tuple) -> np.ndarray:
+    """Points on an object's box that the view tests (read-only: shared by every caller with that box)."""
     x0, y0, z0, x1, y1, z1 = box
     nx = max(2, min(6, int(math.ceil((x1 - x0) / 0.4)) + 1))
     nz = max(2, min(6, int(math.ceil((z1 - z0) / 0.4)) + 1))
@@ -27,7 +30,9 @@ def _sample_points(box: tuple) -> np.ndarray:
             for z in (z0 + 0.1 * (z1 - z0), z1 - 0.1 * (z1 - z0))
         ]
     )
-    return np.concatenate([top, sides, [((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2)]])
+    points = np.concatenate([top, sides, [((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2)]])
+    points.flags.writeable = False
+    return points
 
 
 def horizontal_distance(world: World, object_id: str) -> float:
@@ -46,7 +51,13 @@ def visible_objects(
     yaw, pitch = math.radians(agent.yaw), math.radians(agent.horizon)
     fwd = np.array([math.sin(yaw) * math.cos(pitch), -math.sin(pitch), math.cos(yaw) * math.cos(pitch)])
     right = np.array([math.cos(yaw), 0.0, -math.sin(yaw)])
-    up = np.cross(fwd, right)
+    up = np.array(
+        [
+            fwd[1] * right[2] - fwd[2] * right[1],
+            fwd[2] * right[0] - fwd[0] * right[2],
+            fwd[0] * right[1] - fwd[1] * right[0],
+        ]
+    )
     tv = math.tan(math.radians(fov) / 2)
     th = tv * width / height
     out = {oid: False for oid in world.objects}
@@ -54,6 +65,7 @@ def visible_objects(
     for oid in held:
         out[oid] = True
     room = world.room_at(agent.x, agent.z)
+    ax, az = agent.x, agent.z
     cands: list[tuple[str, np.ndarray]] = []
     for oid, obj in world.objects.items():
         if oid in held or (only is not None and oid not in only):
@@ -61,7 +73,10 @@ def visible_objects(
         if obj.type == "Floor":
             out[oid] = obj.room == room
             continue
-        if horizontal_distance(world, oid) > distance or world.enclosed(oid):
+        (x, _, z), (sx, _, sz) = obj.center, obj.size
+        dx = max(x - sx / 2 - ax, 0, ax - (x + sx / 2))
+        dz = max(z - sz / 2 - az, 0, az - (z + sz / 2))
+        if math.hypot(dx, dz) > distance or world.enclosed(oid):
             continue
         pts = _sample_points(obj.box) - cam
         z = pts @ fwd
