@@ -14,6 +14,7 @@ from typing import Any
 
 from suite.agents import PolicyAgent
 from suite.hookspecs import hookimpl
+from suite.outcomes import AGENT_FAILURE, failure_outcome, unparsable_steps
 from suite.records import Action, Observation, Settlement, StepResult, Task
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric
 from suite.schemas import decode_utf8, parse_json, validate
@@ -133,14 +134,16 @@ def parse_action(benchmark: str, task: Task, reply: str) -> Action:
 
 @hookimpl
 def settle(benchmark: str, task: Task, trajectory: Any, env: CounterEnv) -> Settlement:
-    """Success when DONE was said on the target."""
+    """Success when DONE was said on the target; otherwise the shared taxonomy's precedence picks the outcome."""
     success = env.claimed_done and env.value == task.data["target"]
+    unparsable = unparsable_steps(trajectory)
+    metrics = {"success": success, "steps": len(trajectory.steps), "unparsable": unparsable}
     if success:
-        outcome, reason = "success", None
-    elif trajectory.steps and not trajectory.steps[-1].action.ok:
-        outcome, reason = "parse_failure", trajectory.steps[-1].action.parse_error
-    elif trajectory.end_reason == "max_steps":
-        outcome, reason = "budget_exhausted", "step limit reached"
-    else:
-        outcome, reason = "agent_failure", f"stopped at {env.value}, target {task.data['target']}"
-    return Settlement(outcome, {"success": success, "steps": len(trajectory.steps)}, reason)
+        return Settlement("success", metrics, None)
+    outcome = failure_outcome(len(trajectory.steps), unparsable, trajectory.end_reason == "max_steps")
+    reasons = {
+        "parse_failure": f"none of the {unparsable} replies had an 'ACTION:' line",
+        "budget_exhausted": f"step limit reached at {env.value}, target {task.data['target']}",
+        AGENT_FAILURE: f"{'said DONE' if env.claimed_done else 'stopped'} at {env.value}, target {task.data['target']}",
+    }
+    return Settlement(outcome, metrics, reasons[outcome])
