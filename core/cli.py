@@ -144,6 +144,27 @@ def print_table(title: str, columns: list[str], rows: list[list[Any]]) -> None:
         console.print(table)
 
 
+def print_records(title: str, columns: list[str], rows: list[list[Any]]) -> None:
+    """Print rows as one table where it fits the terminal, else as one block per row (`column: value` lines), so no
+    column lands in a second table away from its row's name."""
+    from suite.report.escape import terminal
+    from suite.report.terminal import Grid, fit
+
+    tables = fit(Grid(title, columns, [[str(c) for c in row] for row in rows], keep=1), console.width)
+    if len(tables) == 1:
+        console.print(tables[0])
+        return
+    import textwrap
+
+    console.print(terminal(title), highlight=False)
+    for row in rows:
+        console.print(terminal(str(row[0])), highlight=False)
+        for column, value in zip(columns[1:], row[1:], strict=True):
+            text = textwrap.fill(f"{column}: {value}", width=console.width, initial_indent="  ",
+                                 subsequent_indent="      ", break_long_words=False, break_on_hyphens=False)
+            console.print(terminal(text), highlight=False, soft_wrap=True)
+
+
 def print_json(data: Any) -> None:
     """Print JSON to stdout (for scripts)."""
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=True) + "\n")

@@ -11,7 +11,7 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 from suite import config as configmod
 from suite import datadirs, runner, settings
-from suite.cli import RUN_FLAGS, console, err_console, existing_dir, print_json, print_table, run_async
+from suite.cli import RUN_FLAGS, console, err_console, existing_dir, print_json, print_records, print_table, run_async
 from suite.errors import ConfigError, PluginError, SuiteError
 from suite.plugins import PluginHost, build_host
 from suite.progress import RunProgress
@@ -448,7 +448,7 @@ def cmd_data(args: argparse.Namespace) -> int:
     rows = []
     for bench in names:
         if bench not in sources:
-            rows.append([bench, "-", "no data source declared", "-"])
+            rows.append([bench, "-", "-", "no data source declared", "-"])
             continue
         src = sources[bench]
         cached = datadirs.official_cache_dir(bench)
@@ -458,13 +458,13 @@ def cmd_data(args: argparse.Namespace) -> int:
         except SuiteError as exc:
             active = str(exc)
         pulled = str(cached) if cached.is_dir() else "not pulled"
-        rows.append([bench, src.official, pulled, f"{src.pack_label} at {src.pack_dir}" if src.pack_dir else "-",
-                     active])
+        rows.append([bench, active, pulled, src.official,
+                     f"{src.pack_label} at {src.pack_dir}" if src.pack_dir else "-"])
     if args.action == "where":
         for row in rows:
-            console.print(row[-1], highlight=False)
+            console.print(row[1], highlight=False)
         return 0
-    print_table("Data", ["benchmark", "official data", "pulled", "generated pack (offline default)", "in use"], rows)
+    print_records("Data", ["benchmark", "in use", "pulled", "official data", "generated pack (offline default)"], rows)
     return 0
 
 

@@ -62,3 +62,18 @@ def test_pull_offline_says_so(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Ca
 def test_where_defaults_to_the_generated_pack(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["data", "where", "omniear"]) == 0
     assert "generated (pack)" in capsys.readouterr().out
+
+
+def test_data_list_keeps_each_row_whole_at_80_columns(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """At 80 columns the list is one block per benchmark (no 'continued' table holding 'in use' apart)."""
+    from suite import cli
+
+    monkeypatch.setattr(cli.console, "width", 80)
+    assert main(["data", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "continued" not in out
+    assert max(len(line) for line in out.splitlines()) <= 80 or all(
+        "/" in line for line in out.splitlines() if len(line) > 80)
+    block = out.split("\nomniear\n", 1)[1].split("\n\n", 1)[0]
+    assert "in use:" in block and "generated (pack)" in block
