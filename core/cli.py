@@ -18,6 +18,8 @@ from suite.errors import SuiteError
 console = Console(width=None if sys.stdout.isatty() else 200)
 err_console = Console(stderr=True, width=None if sys.stderr.isatty() else 200)
 
+#: The task-selection flags `run`, `validate` and `tasks` share, and the settings they set.
+SELECTION_FLAGS = {"limit": "run.limit", "tasks": "run.tasks", "seed": "run.seed"}
 RUN_FLAGS = {
     "plugins": "run.plugins", "model": "run.model", "agent": "run.agent", "label": "run.label", "limit": "run.limit",
     "tasks": "run.tasks", "repeats": "run.repeats", "seed": "run.seed", "out": "run.out",
@@ -32,6 +34,13 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """Print `<prog>: error: <message> (see <prog> --help)` and exit 2."""
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _selection_args(command: argparse.ArgumentParser) -> None:
+    """`--limit`, `--tasks` and `--seed`, which pick tasks as `suite run` does."""
+    command.add_argument("--limit", type=int, help="at most N tasks per benchmark (seeded sample, as `run` takes)")
+    command.add_argument("--tasks", help="comma-separated task ids")
+    command.add_argument("--seed", type=int, help="seed of the task sample (default 0)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -69,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     tasks = sub.add_parser("tasks", help="list a plugin's tasks")
     tasks.add_argument("plugin", help="a plugin or benchmark name, e.g. omniear")
     tasks.add_argument("--data-dir", dest="data_dir", help="read this data directory instead of the default choice")
+    _selection_args(tasks)
     tasks.add_argument("overrides", nargs="*", metavar="key=value",
                        help="config overrides, e.g. omniear.categories=[tool_use]")
 
@@ -76,6 +86,7 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument("--plugins", required=True, help="comma-separated plugins or benchmarks to validate")
     val.add_argument("--data-dir", dest="data_dir", help="validate this data directory (of the single benchmark)")
     val.add_argument("--out", help="keep the oracle run here (default: a temporary folder)")
+    _selection_args(val)
     val.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides, e.g. asgard.test_set=...")
 
     rep = sub.add_parser("report", help="render the cross-benchmark report of one or more runs")

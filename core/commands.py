@@ -11,7 +11,17 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 from suite import config as configmod
 from suite import datadirs, runner, settings
-from suite.cli import RUN_FLAGS, console, err_console, existing_dir, print_json, print_records, print_table, run_async
+from suite.cli import (
+    RUN_FLAGS,
+    SELECTION_FLAGS,
+    console,
+    err_console,
+    existing_dir,
+    print_json,
+    print_records,
+    print_table,
+    run_async,
+)
 from suite.errors import ConfigError, PluginError, SuiteError
 from suite.plugins import PluginHost, build_host
 from suite.progress import RunProgress
@@ -278,6 +288,7 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 def _planning_config(host: PluginHost, args: argparse.Namespace, plugins: list[str]) -> tuple[DictConfig, list[str]]:
     cfg = configmod.defaults(sorted(host.registry.benchmarks))
     configmod.apply_overrides(cfg, list(args.overrides or []))
+    _apply_flags(cfg, args, SELECTION_FLAGS)
     benchmarks = runner.resolve_benchmarks(host, plugins)
     _apply_data_dir(cfg, benchmarks, args.data_dir)
     check_run_settings(host, cfg, benchmarks)
