@@ -24,6 +24,7 @@ def _isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(TEMPLATE), os.environ.get("PYTHONPATH", "")]))
     monkeypatch.delenv("SUITE_DATA_DIR", raising=False)
     monkeypatch.delenv("SUITE_DISABLED_PLUGINS", raising=False)
+    monkeypatch.delenv("SUITE_RUNS_DIR", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
 
 

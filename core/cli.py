@@ -106,7 +106,8 @@ def _parser() -> argparse.ArgumentParser:
     view.add_argument("--no-open", action="store_true", help="only print the page's path, do not open a browser")
 
     lst = sub.add_parser("runs", help="the run folders under a directory: status, model, agent, label, progress")
-    lst.add_argument("root", nargs="?", default="runs", metavar="DIR", help="where to look (default: runs)")
+    lst.add_argument("root", nargs="?", metavar="DIR",
+                     help="where to look (default: run.runs_dir, else $SUITE_RUNS_DIR, else ./runs)")
 
     exp = sub.add_parser("export", help="every finished episode's record of one or more runs, for your own analyses")
     exp.add_argument("runs", nargs="+", metavar="RUN", help="run folders to export")

@@ -29,6 +29,7 @@ from suite.records import INFRA_OUTCOMES
 from suite.report import render, summarize
 from suite.report.html import build_site, open_in_browser
 from suite.runinfo import RunInfo
+from suite.runsdir import find_run, runs_dir
 from suite.store import CONFIG_NAME, DB_NAME, STAGING_PREFIX, RunStore
 
 EXIT_INTERRUPTED = 130
@@ -146,7 +147,7 @@ def start_session(
                        planned_episodes=len(tasks))
         store.add_episodes((t.key, t.benchmark, t.id) for t in tasks)
 
-    store = RunStore.create(runner.run_dir_names(out), fill)
+    store = RunStore.create(runner.run_dir_names(out, runs_dir(cfg.run.get("runs_dir"))), fill)
     root = store.root
     info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)
     labels = {b: c.label for b, c in choices.items()}
@@ -268,7 +269,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.retry_infra and not args.resume:
         raise ConfigError("--retry-infra re-runs episodes of an existing run: use it with --resume RUN")
     if args.resume:
-        session, tasks = resume_session(host, existing_dir(args.resume), args)
+        session, tasks = resume_session(host, find_run(args.resume), args)
     else:
         cfg = compose_config(host, args, RUN_FLAGS)
         _apply_data_dir(cfg, runner.resolve_benchmarks(host, _split(cfg.run.plugins)), args.data_dir)
@@ -342,7 +343,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """`suite report RUN...`: the cross-benchmark report."""
-    roots = [existing_dir(r) for r in args.runs]
+    roots = [find_run(r) for r in args.runs]
     cfg = _report_settings(roots)
     reference = bool(args.reference if args.reference is not None else cfg.get("reference", False))
     host = _host_or_none()
@@ -362,7 +363,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_view(args: argparse.Namespace) -> int:
     """`suite view RUN...`: build the HTML report (a temporary folder unless --out) and open it in a browser."""
-    roots = [existing_dir(r) for r in args.runs]
+    roots = [find_run(r) for r in args.runs]
     cfg = _report_settings(roots)
     host = _host_or_none()
     summary = summarize(host, roots, cfg.bootstrap, cfg.confidence, cfg.seed, bool(cfg.get("reference", False)))
@@ -391,7 +392,9 @@ def _host_or_none() -> PluginHost | None:
 
 def cmd_runs(args: argparse.Namespace) -> int:
     """`suite runs [DIR]`: every run folder under DIR (any depth) with its status and progress."""
-    root = existing_dir(args.root)
+    root = existing_dir(args.root) if args.root else runs_dir()
+    if not root.is_dir():
+        raise SuiteError(f"{root}: no such directory (no run has been made there yet)")
     rows = []
     for db in sorted(root.rglob(DB_NAME)):
         if any(part.startswith(STAGING_PREFIX) for part in db.relative_to(root).parts):
@@ -421,7 +424,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     """`suite export RUN...`: per-episode records as JSON Lines or CSV."""
     from suite.export import episode_rows, to_csv, to_jsonl
 
-    rows = list(episode_rows([existing_dir(r) for r in args.runs]))
+    rows = list(episode_rows([find_run(r) for r in args.runs]))
     text = to_csv(rows) if args.format == "csv" else to_jsonl(rows)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
@@ -435,7 +438,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """`suite replay RUN`: re-run every episode with the recorded replies; exit 1 on any difference."""
     from suite.replay import replay_run
 
-    identical, total, diffs = replay_run(existing_dir(args.run), args.out)
+    identical, total, diffs = replay_run(find_run(args.run), args.out)
     for diff in diffs[:20]:
         err_console.print(f"differs: {diff}", highlight=False, markup=False)
     shown = f" ({min(20, len(diffs))} shown above)" if diffs else ""

@@ -304,9 +304,10 @@ def run_metadata(host: PluginHost, cfg: DictConfig, benchmarks: list[str],
     }
 
 
-def run_dir_names(out: str | None) -> Iterator[Path]:
+def run_dir_names(out: str | None, root: Path | None = None) -> Iterator[Path]:
     """Where a new run may go, in order of preference: `--out` as given (absent or an empty folder), or
-    runs/<UTC timestamp>, then with `-2`, `-3`... (RunStore.create takes the first that is free)."""
+    <root>/<UTC timestamp> (root: the runs folder, `suite.runsdir`), then with `-2`, `-3`... (RunStore.create
+    takes the first that is free)."""
     if out and out != "runs":
         path = Path(out)
         if (path / DB_NAME).exists():
@@ -317,7 +318,7 @@ def run_dir_names(out: str | None) -> Iterator[Path]:
         return
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     for n in range(1, 1000):
-        yield Path(out or "runs") / (stamp if n == 1 else f"{stamp}-{n}")
+        yield (root or Path(out or "runs")) / (stamp if n == 1 else f"{stamp}-{n}")
 
 
 def make_executor(name: str) -> Any:
