@@ -26,6 +26,7 @@ from suite.loop import EpisodeResult, Offload, TraceSink, inline, run_episode
 from suite.plugins import PluginHost
 from suite.progress import RunProgress
 from suite.records import EpisodeRecord, Observation, StepRecord, Task
+from suite.results import ResultsFile
 from suite.runinfo import RunInfo
 from suite.sampling import stratified_sample
 from suite.store import CONFIG_NAME, DB_NAME, RunStore
@@ -78,6 +79,7 @@ class RunSession:
     in_flight: set[str] = field(default_factory=set)
     first_failures: FirstFailures | None = None  # set when the episodes start
     stop_cause: str | None = None  # why the run stops before its end (a permanent model error), if it does
+    results: ResultsFile | None = None  # the run folder's results.json, kept current as episodes finish
 
     @cached_property
     def agent_name(self) -> str:
@@ -137,6 +139,8 @@ class RunSession:
                 self.stop_cause = f"the first {self.first_failures.needed} episode(s) all failed with one model " \
                                   f"error that no retry fixes ({cause})"
             self.host.broadcast("on_episode_end", run=self.info, record=record)
+            if self.results:
+                self.results.episode_done()
             if self.progress:
                 tokens = record.prompt_tokens + record.completion_tokens
                 self.progress.advance(record.outcome == "success", tokens, record.cost_usd, task.key,
@@ -338,6 +342,7 @@ async def execute(session: RunSession, tasks: list[Task]) -> str:
     """Run the tasks with the configured executor; returns the run status."""
     executor = make_executor(str(session.cfg.run.executor))
     session.first_failures = FirstFailures(len(tasks))
+    session.results = ResultsFile(session.host, session.store.root, session.cfg.report)
     session.host.broadcast("on_run_start", run=session.info)
     status = "interrupted"
     try:
@@ -345,6 +350,7 @@ async def execute(session: RunSession, tasks: list[Task]) -> str:
     finally:
         session.store.mark_pending(list(session.in_flight))
         session.store.set_meta(status=status, finished_at=time.time(), stop_cause=session.stop_cause)
+        session.results.write()
         session.host.broadcast("on_run_end", run=session.info, status=status)
     return status
 
