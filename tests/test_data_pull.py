@@ -8,23 +8,25 @@ from pathlib import Path
 import pytest
 from suite.cli import main
 from suite.testing.fake_github import FakeHub, fake_github
-from suite_omniear.plugin import UPSTREAM, UPSTREAM_COMMIT
+from suite_omniear.plugin import PACK_DIR, UPSTREAM, UPSTREAM_COMMIT
 
 
-def _files(shared: Path) -> dict[str, bytes]:
-    eval_dir = shared / "omniear" / "data" / "eval" / "single-independent"
+def _files() -> dict[str, bytes]:
+    """An upstream-shaped tree: files of our generated pack, which has the official layout and formats (the fake
+    serves them; the pull's checks are against what the fake serves, so a plain clone runs this test)."""
+    split = PACK_DIR / "single-independent"
     return {
-        "data/eval/single-independent/task/00001_task.json": (eval_dir / "task" / "00001_task.json").read_bytes(),
-        "data/data-all/scene/00001_scene.json": (eval_dir / "scene" / "00001_scene.json").read_bytes(),
-        "data/attribute_actions.csv": (shared / "omniear" / "data" / "attribute_actions.csv").read_bytes(),
+        "data/eval/single-independent/task/00001_task.json": (split / "task" / "00001_task.json").read_bytes(),
+        "data/data-all/scene/00001_scene.json": (split / "scene" / "00001_scene.json").read_bytes(),
+        "data/attribute_actions.csv": (PACK_DIR / "attribute_actions.csv").read_bytes(),
         "README.md": b"not pulled",
     }
 
 
 @pytest.fixture
-def github(shared_data: Path) -> Iterator[FakeHub]:
+def github() -> Iterator[FakeHub]:
     link = {"data/eval/single-independent/scene/00001_scene.json": "../../../data-all/scene/00001_scene.json"}
-    with fake_github(UPSTREAM, UPSTREAM_COMMIT, _files(shared_data), link) as hub:
+    with fake_github(UPSTREAM, UPSTREAM_COMMIT, _files(), link) as hub:
         yield hub
 
 
