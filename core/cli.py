@@ -36,6 +36,13 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+def _config_arg(command: argparse.ArgumentParser) -> None:
+    """`--config FILE`: YAML settings laid over the defaults before `key=value` overrides."""
+    command.add_argument("--config", action="append", metavar="FILE", dest="config_files",
+                         help="a YAML file of settings (e.g. `omniear: {max_steps: 20}`), over the defaults and under "
+                              "key=value overrides; may be given several times")
+
+
 def _selection_args(command: argparse.ArgumentParser) -> None:
     """`--limit`, `--tasks` and `--seed`, which pick tasks as `suite run` does."""
     command.add_argument("--limit", type=int, help="at most N tasks per benchmark (seeded sample, as `run` takes)")
@@ -69,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="local (default: one process) or ray (simulators as Ray actors)")
     run.add_argument("--ray-address", dest="ray_address", help="Ray cluster address (`auto` joins a running one)")
     run.add_argument("--no-report", action="store_true", help="do not print the report at the end")
+    _config_arg(run)
     run.add_argument(
         "overrides", nargs="*", metavar="key=value", help="config overrides, e.g. omniear.observation_mode=global"
     )
@@ -79,6 +87,7 @@ def _parser() -> argparse.ArgumentParser:
     tasks.add_argument("plugin", help="a plugin or benchmark name, e.g. omniear")
     tasks.add_argument("--data-dir", dest="data_dir", help="read this data directory instead of the default choice")
     _selection_args(tasks)
+    _config_arg(tasks)
     tasks.add_argument("overrides", nargs="*", metavar="key=value",
                        help="config overrides, e.g. omniear.categories=[tool_use]")
 
@@ -87,6 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument("--data-dir", dest="data_dir", help="validate this data directory (of the single benchmark)")
     val.add_argument("--out", help="keep the oracle run here (default: a temporary folder)")
     _selection_args(val)
+    _config_arg(val)
     val.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides, e.g. asgard.test_set=...")
 
     rep = sub.add_parser("report", help="render the cross-benchmark report of one or more runs")

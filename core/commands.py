@@ -47,10 +47,20 @@ def _split(value: Any) -> list[str]:
 
 def compose_config(host: PluginHost, args: argparse.Namespace, flags: dict[str, str]) -> DictConfig:
     """Defaults, then `key=value` overrides, then flags; unknown keys fail with a suggestion."""
-    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    cfg = configmod.defaults(sorted(host.registry.benchmarks), host)
+    _apply_config_files(cfg, args)
     configmod.apply_overrides(cfg, list(getattr(args, "overrides", []) or []))
     _apply_flags(cfg, args, flags)
     return cfg
+
+
+def _apply_config_files(cfg: DictConfig, args: argparse.Namespace) -> None:
+    """`--config FILE` (in the order given) over the defaults."""
+    for name in getattr(args, "config_files", None) or []:
+        path = Path(name)
+        if not path.is_file():
+            raise ConfigError(f"--config {name}: no such file")
+        configmod.apply_file(cfg, path)
 
 
 def _apply_flags(cfg: DictConfig, args: argparse.Namespace, flags: dict[str, str]) -> None:
@@ -164,6 +174,7 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
     store.lock()
     saved = configmod.load_saved(root / CONFIG_NAME)
     cfg = saved.copy()
+    _apply_config_files(cfg, args)
     configmod.apply_overrides(cfg, list(args.overrides or []))
     _apply_flags(cfg, args, RUN_FLAGS)
     if args.data_dir:
@@ -287,7 +298,8 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 
 
 def _planning_config(host: PluginHost, args: argparse.Namespace, plugins: list[str]) -> tuple[DictConfig, list[str]]:
-    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    cfg = configmod.defaults(sorted(host.registry.benchmarks), host)
+    _apply_config_files(cfg, args)
     configmod.apply_overrides(cfg, list(args.overrides or []))
     _apply_flags(cfg, args, SELECTION_FLAGS)
     benchmarks = runner.resolve_benchmarks(host, plugins)

@@ -4,31 +4,58 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import yaml
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import ConfigAttributeError, ConfigKeyError, OmegaConfBaseException
-from suite.errors import ConfigError
+from suite.errors import ConfigError, PluginError
 
 #: Names of values that hold credentials (`max_tokens` and the like are counts, not secrets).
 SECRET_KEY = re.compile(r"(api[_-]?key|token$|secret|password|authorization)", re.IGNORECASE)
 REDACTED = "<redacted>"
 
 
-def _config_text(name: str) -> str | None:
-    path = resources.files("suite.configs") / f"{name}.yaml"
-    return path.read_text(encoding="utf-8") if path.is_file() else None
+def _core_defaults() -> DictConfig:
+    """The core's own sections (`run`, `model`, `ray`, `report`) from `suite.configs/default.yaml`."""
+    return OmegaConf.create((resources.files("suite.configs") / "default.yaml").read_text(encoding="utf-8"))
 
 
-def defaults(benchmarks: list[str], extra: dict[str, dict[str, Any]] | None = None) -> DictConfig:
-    """The default config: default.yaml plus one section per installed benchmark."""
-    cfg = OmegaConf.create(_config_text("default"))
+def section_defaults(name: str, shipped: Path | Mapping[str, Any] | None) -> DictConfig:
+    """A benchmark's default section as its plugin ships it (`BenchmarkSpec.config_defaults`): a YAML file whose
+    top-level key is the benchmark's name (beside it, `agent.<name>` sections of the plugin's own agents), or the
+    section as a dict; an empty section when it ships none."""
+    if shipped is None:
+        return OmegaConf.create({name: {}})
+    if isinstance(shipped, Mapping):
+        return OmegaConf.create({name: dict(shipped)})
+    try:
+        loaded = OmegaConf.load(shipped)
+    except (OSError, OmegaConfBaseException, ValueError, yaml.YAMLError) as exc:
+        raise PluginError(f"{name}: config defaults {shipped} cannot be read: {exc}".splitlines()[0]) from None
+    keys = list(loaded.keys()) if isinstance(loaded, DictConfig) else []
+    if name not in keys or set(keys) - {name, "agent"}:
+        raise PluginError(f"{name}: config defaults {shipped} must hold the top-level key {name!r} with the "
+                          "benchmark's settings under it (and at most `agent`, the sections of its own agents)")
+    return loaded
+
+
+def defaults(benchmarks: list[str], host: Any = None) -> DictConfig:
+    """The default config: the core's sections plus each benchmark's section, as its plugin ships it (the plugins
+    installed, or those of `host`)."""
+    cfg = _core_defaults()
+    if not benchmarks:
+        return cfg
+    if host is None:
+        from suite.plugins import build_host
+
+        host = build_host()
     for name in benchmarks:
-        text = _config_text(name)
-        section = OmegaConf.create(text) if text else OmegaConf.create({name: (extra or {}).get(name, {})})
-        cfg = OmegaConf.merge(cfg, section)
+        spec = host.registry.benchmarks.get(name)
+        cfg = OmegaConf.merge(cfg, section_defaults(name, spec.config_defaults if spec else None))
     return cfg
 
 
@@ -53,16 +80,51 @@ def apply_overrides(cfg: DictConfig, overrides: list[str]) -> DictConfig:
         if "=" not in item:
             raise ConfigError(f"override {item!r} is not of the form key=value")
         key, _, value = item.partition("=")
-        key = key.strip()
-        try:
-            if not _key_exists(cfg, key):
-                raise ConfigKeyError(key)
-            OmegaConf.update(cfg, key, _parse_value(value), merge=True)
-        except (ConfigAttributeError, ConfigKeyError):
-            raise ConfigError(_unknown_key(cfg, key)) from None
-        except OmegaConfBaseException as exc:
-            raise ConfigError(f"config key {key!r}: {exc}".splitlines()[0]) from None
+        _set_known(cfg, key.strip(), _parse_value(value))
     return cfg
+
+
+def _set_known(cfg: DictConfig, key: str, value: Any, source: str = "") -> None:
+    """Set an existing key (any key under `model.params`); an unknown one is a ConfigError naming the nearest."""
+    try:
+        if not _key_exists(cfg, key):
+            raise ConfigKeyError(key)
+        OmegaConf.update(cfg, key, value, merge=True)
+    except (ConfigAttributeError, ConfigKeyError):
+        raise ConfigError(f"{source}{_unknown_key(cfg, key)}") from None
+    except OmegaConfBaseException as exc:
+        raise ConfigError(f"{source}config key {key!r}: {exc}".splitlines()[0]) from None
+
+
+def apply_file(cfg: DictConfig, path: Path) -> DictConfig:
+    """Lay a YAML file of settings over the config (`--config FILE`): the same keys as `key=value` overrides, nested
+    (`omniear: {max_steps: 20}`), each checked as an override is."""
+    apply_overrides(cfg, [])  # the struct flags overrides rely on
+    try:
+        loaded = OmegaConf.to_container(OmegaConf.load(path))
+    except (OSError, OmegaConfBaseException, ValueError, yaml.YAMLError) as exc:
+        raise ConfigError(f"--config {path}: cannot be read as YAML: {exc}".splitlines()[0]) from None
+    if not isinstance(loaded, dict):
+        raise ConfigError(f"--config {path}: expected a mapping of settings, e.g. `omniear: {{max_steps: 20}}`")
+    for key, value in _leaves(loaded):
+        _set_known(cfg, key, value, f"--config {path}: ")
+    return cfg
+
+
+#: Settings whose value is a mapping with keys of the user's choosing (set whole, never checked key by key).
+OPEN_MAPPINGS = ("model.params", "ray.resources")
+
+
+def _leaves(node: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """(dotted key, value) of every setting in a nested mapping; a mapping under an open key is one value."""
+    out: list[tuple[str, Any]] = []
+    for key, value in node.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict) and value and path not in OPEN_MAPPINGS:
+            out += _leaves(value, path + ".")
+        else:
+            out.append((path, value))
+    return out
 
 
 def _key_exists(cfg: DictConfig, key: str) -> bool:

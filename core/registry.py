@@ -81,6 +81,11 @@ class BenchmarkSpec:
     #: a JSON Schema (a dict, or the Path of a .json file) of the benchmark's config section: every run checks the
     #: section against it before its first episode, so a bad setting fails in one line instead of in every episode
     config_schema: dict[str, Any] | Path | None = None
+    #: the defaults of the benchmark's config section, shipped from the plugin's own package: a YAML file whose
+    #: top-level key is the benchmark's name (and, beside it, `agent: {<agent>: {...}}` for the plugin's own agents),
+    #: or the section as a dict; `<benchmark>.key=value` and `--config FILE` override them exactly as for the
+    #: built-in plugins, and `config_schema` must describe every key of the section
+    config_defaults: Path | dict[str, Any] | None = None
     #: whether its config sends the model images: given its config section, None when it sends none, else the
     #: setting that turns them off ('' when none does); a model that takes no images then fails before the run
     images: Callable[[Any], str | None] | None = None

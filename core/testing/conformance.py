@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -22,7 +23,7 @@ from suite.traces import TRACE_SCHEMA, TraceWriter, read_lines
 
 def plugin_tasks(host: PluginHost, plugin: str, overrides: list[str]) -> dict[str, list[Task]]:
     """Every task of every benchmark of `plugin`, loaded through its hooks and data source."""
-    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    cfg = configmod.defaults(sorted(host.registry.benchmarks), host)
     configmod.apply_overrides(cfg, overrides)
     benches = host.benchmarks_of(plugin)
     runner.resolve_data(host, cfg, benches)
@@ -65,13 +66,28 @@ class PluginConformance:
     def test_config_schema_describes_the_defaults(self) -> None:
         """Each benchmark declares a JSON Schema of its config section that its defaults meet, key by key."""
         host = self._host()
-        cfg = configmod.defaults(sorted(host.registry.benchmarks))
+        cfg = configmod.defaults(sorted(host.registry.benchmarks), host)
         for bench in host.benchmarks_of(self.plugin):
             schema = host.benchmark(bench).config_schema
             assert schema is not None, f"{bench}: declare BenchmarkSpec.config_schema (see docs/plugins.md)"
             check_settings(cfg, {bench: schema})
             section = configmod.OmegaConf.to_container(cfg.get(bench) or configmod.OmegaConf.create({}))
             assert not undeclared_keys(schema, section), f"{bench}: keys its config schema does not describe"
+
+    def test_config_defaults_ship_with_the_plugin(self) -> None:
+        """A benchmark with settings ships their defaults in its own package (`BenchmarkSpec.config_defaults`), so
+        `<benchmark>.key=value` reaches them as it reaches a built-in benchmark's."""
+        host = self._host()
+        core_configs = Path(str(resources.files("suite.configs"))).resolve()
+        for bench in host.benchmarks_of(self.plugin):
+            spec = host.benchmark(bench)
+            section = configmod.section_defaults(bench, spec.config_defaults)  # loads, one line if malformed
+            assert section[bench] or not spec.config_schema, (
+                f"{bench}: declares settings but ships no defaults; set BenchmarkSpec.config_defaults")
+            if isinstance(spec.config_defaults, Path):
+                assert spec.config_defaults.is_file(), f"{bench}: {spec.config_defaults} is missing"
+                assert core_configs not in spec.config_defaults.resolve().parents, (
+                    f"{bench}: its defaults belong in its own package, not in the core's configs/")
 
     def test_task_files_load_and_validate(self) -> None:
         """load_tasks returns Task records with unique ids for every benchmark."""

@@ -42,6 +42,7 @@ def register(registry: Registry) -> None:
         resources={"num_cpus": 0.25},
         strata=stratum,
         config_schema=CONFIG_SCHEMA,
+        config_defaults=Path(__file__).parent / "config.yaml",
         images=lambda section: "",  # every question shows images (or video frames): no setting turns them off
         valid_reply=valid_reply,
     ))

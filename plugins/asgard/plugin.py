@@ -55,6 +55,7 @@ def register(registry: Registry) -> None:
         reference=HERE / "reference.json",
         resources={"num_cpus": 1},
         config_schema=CONFIG_SCHEMA,
+        config_defaults=Path(__file__).parent / "config.yaml",
         images=lambda section: None if resolve_condition(section).text_only else "asgard.condition=text_only",
         valid_reply=valid_replies.valid_reply,
     ))

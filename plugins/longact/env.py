@@ -263,7 +263,7 @@ _SCENES: dict[str, Any] = {}
 
 
 def env_settings(config: Any) -> dict[str, Any]:
-    """The simulator and observation settings of the benchmark config (defaults: configs/longact.yaml)."""
+    """The simulator and observation settings of the benchmark config (defaults: plugins/longact/config.yaml)."""
     cfg = config or {}
     get = cfg.get
     size = int(get("image_size") or 300)

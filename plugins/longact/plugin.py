@@ -45,6 +45,7 @@ def register(registry: Registry) -> None:
         reference=Path(__file__).parent / "reference.json",
         resources={"num_cpus": 1},
         config_schema=CONFIG_SCHEMA,
+        config_defaults=Path(__file__).parent / "config.yaml",
         valid_reply=valid_replies.valid_reply,
         images=sends_images,
     ))

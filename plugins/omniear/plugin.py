@@ -97,6 +97,7 @@ def register(registry: Registry) -> None:
         resources={"num_cpus": 1},
         inline_env=True,  # a pure-Python text world: a step takes about 10 us
         config_schema=CONFIG_SCHEMA,
+        config_defaults=Path(__file__).parent / "config.yaml",
         valid_reply=valid_replies.valid_reply,
     ))
     registry.add_report_view(report_view(BENCH))

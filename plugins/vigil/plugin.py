@@ -60,6 +60,7 @@ def register(registry: Registry) -> None:
         resources_for=simulator_resources,
         run_metadata=run_metadata,
         config_schema=CONFIG_SCHEMA,
+        config_defaults=Path(__file__).parent / "config.yaml",
         valid_reply=valid_replies.valid_reply,
         images=lambda section: "",  # the agent acts on the current frame by pixel: no setting turns images off
     ))

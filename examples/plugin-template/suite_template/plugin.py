@@ -18,13 +18,24 @@ from suite.outcomes import AGENT_FAILURE, failure_outcome, unparsable_steps
 from suite.records import Action, Observation, Settlement, StepResult, Task
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric
 from suite.schemas import decode_utf8, parse_json, validate
-from suite.settings import OPTIONAL_PATH
+from suite.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH
 
 HERE = Path(__file__).parent
 SCHEMA = HERE / "task.schema.json"
 BENCH = "counter"
-#: What the `counter` config section accepts; the core checks it before a run's first episode.
-CONFIG_SCHEMA = {"type": "object", "properties": {"data_dir": OPTIONAL_PATH}}
+#: What the `counter` config section accepts (its defaults: config.yaml); the core checks it before a run's first
+#: episode, and the plugin kit checks that it describes every default.
+CONFIG_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "data_dir": OPTIONAL_PATH,
+        "max_steps_slack": {"type": ["integer", "null"], "minimum": 0},
+        "model_defaults": MODEL_DEFAULTS,
+        "model_preset": MODEL_PRESET,
+        "model_presets": MODEL_PRESETS,
+    },
+}
 ACTION = re.compile(r"ACTION:\s*(\+1|-1|DONE)", re.IGNORECASE)
 
 
@@ -89,6 +100,7 @@ def register(registry: Any) -> None:
         name=BENCH, description="reach a target number with +1/-1 steps",
         headline=[Metric("success", "SR"), Metric("steps", "steps", percent=False, higher_is_better=False)],
         config_schema=CONFIG_SCHEMA,
+        config_defaults=HERE / "config.yaml",
         valid_reply=valid_reply,
     ))
     registry.add_agent(AgentSpec("oracle", lambda ctx: PolicyAgent(oracle), "steps straight to the target",
@@ -99,13 +111,15 @@ def register(registry: Any) -> None:
 
 @hookimpl
 def load_tasks(benchmark: str, config: Any) -> list[Task]:
-    """Read tasks.jsonl from the data directory, validating each line."""
+    """Read tasks.jsonl from the data directory, validating each line; `max_steps_slack` sets the step budgets."""
     path = Path(config.data_dir) / "tasks.jsonl"
+    slack = config.get("max_steps_slack")
     tasks = []
     for n, line in enumerate(decode_utf8(path.read_bytes(), path).splitlines(), 1):
         data = parse_json(line, f"{path}:{n}")
         validate(data, SCHEMA, f"{path}:{n}")
-        tasks.append(Task(BENCH, data["id"], data, max_steps=data["max_steps"]))
+        budget = data["max_steps"] if slack is None else abs(data["target"] - data["start"]) + 1 + int(slack)
+        tasks.append(Task(BENCH, data["id"], data, max_steps=budget))
     return tasks
 
 

@@ -46,7 +46,7 @@ CONFIG = Path(__file__).resolve().parents[3] / "configs" / "vigil.yaml"
 
 
 def invalid_limits() -> dict[str, int]:
-    """The per-family invalid-action limits of configs/vigil.yaml (frozen into every episode)."""
+    """The per-family invalid-action limits of plugins/vigil/config.yaml (frozen into every episode)."""
     return dict(OmegaConf.to_container(OmegaConf.load(CONFIG).vigil.invalid_limits))
 
 
