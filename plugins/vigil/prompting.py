@@ -3,9 +3,10 @@
 Block 1 (task), block 2 (the allowed actions, serialised from the registry below), block 3 (grounding rules,
 with the normalized_1000 rule first for models that use it) and block 4 (output format) are our own wording
 of the paper's rules. `vigil.prompt=neutral` drops block 1's two sentences against claiming completion from
-appearance alone, and nothing else. The user message holds the instruction, the step count, up to 20 earlier
-turns as text (the agent's own action, thought and cognitive_state; with +FB the two booleans) and the
-current frame, labelled role=current.
+appearance alone, and nothing else. The user message holds the instruction, up to 20 earlier turns as text
+(the agent's own action, thought and cognitive_state; with +FB the two booleans; an invalid reply only as
+"invalid action") and the current frame, labelled role=current. Two extras the paper's agent is not given are
+opt-in: `vigil.step_count` ("Step k of at most N") and `vigil.invalid_reason` (why a reply was invalid).
 """
 
 from __future__ import annotations
@@ -105,11 +106,11 @@ def prompt_sha256(variant: str = "default", normalized: bool = False, instructio
     return hashlib.sha256(system_prompt(instruction, variant, normalized).encode()).hexdigest()
 
 
-def _turn(step: StepRecord, feedback: bool) -> str:
+def _turn(step: StepRecord, feedback: bool, invalid_reason: bool = False) -> str:
     value = step.action.value
     if not isinstance(value, VigilAction) or value.invalid is not None:
         reason = value.invalid if isinstance(value, VigilAction) else step.action.parse_error
-        return f"step {step.index + 1}: invalid action ({reason})"
+        return f"step {step.index + 1}: invalid action" + (f" ({reason})" if invalid_reason else "")
     out: dict[str, Any] = {"skill_name": value.skill,
                            "arguments": {k: v for k, v in value.arguments.items() if k != "raw_status"}}
     if value.thought is not None:
@@ -125,15 +126,17 @@ def _turn(step: StepRecord, feedback: bool) -> str:
 
 
 def build_messages(task: Task, observation: Observation, history: list[StepRecord]) -> list[dict[str, Any]]:
-    """System prompt, then one user message: instruction, step count, text history and the current frame."""
+    """System prompt, then one user message: instruction, (opt-in) step count, text history and the current frame."""
     settings = task.data["prompt"]
     ep = task.data["episode"]
     system = system_prompt(ep["instruction"], settings["variant"], settings["normalized"])
     recent = history[-HISTORY_TURNS:]
-    text = [f"Task: {ep['instruction']}", f"Step {len(history) + 1} of at most {ep['max_steps']}."]
+    text = [f"Task: {ep['instruction']}"]
+    if settings.get("step_count"):
+        text.append(f"Step {len(history) + 1} of at most {ep['max_steps']}.")
     if recent:
         text.append("Your previous steps (oldest first):")
-        text += [_turn(s, settings["feedback"]) for s in recent]
+        text += [_turn(s, settings["feedback"], bool(settings.get("invalid_reason"))) for s in recent]
     else:
         text.append("No previous steps.")
     parts: list[dict[str, Any]] = [{"type": "text", "text": "\n".join(text)}]

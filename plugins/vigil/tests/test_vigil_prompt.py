@@ -10,9 +10,9 @@ from suite_vigil.prompting import _ANTI_CLAIM, _NORMALIZED, build_messages, prom
 EPISODE = {"instruction": "Open the fridge.", "max_steps": 25}
 
 
-def task(variant: str = "default", normalized: bool = False, feedback: bool = False) -> Task:
+def task(variant: str = "default", normalized: bool = False, feedback: bool = False, **extra: bool) -> Task:
     return Task("vigil", "procthor_fridge_seed1", {"episode": EPISODE, "prompt": {
-        "variant": variant, "normalized": normalized, "feedback": feedback}})
+        "variant": variant, "normalized": normalized, "feedback": feedback, **extra}})
 
 
 def steps(n: int) -> list[StepRecord]:
@@ -53,9 +53,9 @@ def test_user_message_holds_history_and_the_current_frame_only() -> None:
     assert [m["role"] for m in messages] == ["system", "user"]
     parts = messages[1]["content"]
     text = parts[0]["text"]
-    assert "Step 27 of at most 25." in text
+    assert "of at most" not in text  # the paper's agent is not told its budget
     lines = [line for line in text.splitlines() if line.startswith("step ")]
-    assert len(lines) == 20 and lines[0].startswith("step 7:") and "invalid action" in lines[-1]
+    assert len(lines) == 20 and lines[0].startswith("step 7:") and lines[-1] == "step 26: invalid action"
     assert '"thought": "t6"' in lines[0] and '"cognitive_state": {"k": 6}' in lines[0]
     assert "too_far" not in text
     assert parts[1]["text"] == '{"role": "current"}' and parts[2]["type"] == "image_url"
@@ -67,3 +67,14 @@ def test_feedback_adds_only_the_two_booleans() -> None:
     assert "step 2: " in text and "too_far=true, path_blocked=false" in text
     assert "too_far=false, path_blocked=true" in text
     assert "success" not in text.split("Your previous steps")[1]
+
+
+def test_the_step_count_and_the_invalid_reason_are_opt_in() -> None:
+    text = build_messages(task(step_count=True, invalid_reason=True), Observation(), steps(25))[1]["content"][0]["text"]
+    assert "Step 27 of at most 25." in text
+    assert text.splitlines()[-1] == "step 26: invalid action (not exactly one JSON object)"
+
+
+def test_feedback_does_not_give_the_invalid_reason() -> None:
+    text = build_messages(task(feedback=True), Observation(), steps(2))[1]["content"][0]["text"]
+    assert text.splitlines()[-1] == "step 3: invalid action"
