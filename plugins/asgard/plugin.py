@@ -98,7 +98,8 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
     inventories = load_inventories(find_inventory_file(data_dir, config.get("item_cache")))
     generated = (data_dir / PACK_MANIFEST).is_file()
     prompt = {"condition": condition.to_dict(), "prompt_dir": config.get("prompt_dir"),
-              "common_sense": bool(config.get("common_sense", False))}
+              "common_sense": bool(config.get("common_sense", False)),
+              "system_message": bool(config.get("system_message", True))}
     tasks = []
     for plan in load_plans(data_dir, str(config.get("test_set") or "magt_benchmark")):
         if not _keep(plan, config):
@@ -129,7 +130,7 @@ def _thor_env(task: Task, config: Any) -> AsgardEnv:
 
 @hookimpl
 def build_prompt(benchmark: str, task: Task, observation: Observation, history: list[StepRecord]) -> list[dict]:
-    """One user message: the sectioned prompt, then the images the condition allows."""
+    """The fixed prompt as a system message, then the turn's part and the images the condition allows."""
     return prompting.build_messages(task, observation, history)
 
 
