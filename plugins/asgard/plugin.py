@@ -21,6 +21,8 @@ from suite_asgard.termination import TerminationRules
 from suite_asgard.vocabulary import HIDDEN_TYPES, SLICED_FORM, TASK_TYPES
 from suite_household.thor_backend import backend_env
 
+#: The harness asks the model up to three times while its reply is empty, then scores an unparsable turn.
+EMPTY_REPLY_ATTEMPTS = 3
 BENCH = "asgard"
 HERE = Path(__file__).parent
 PACK_DIR = HERE / "pack" / "data"
@@ -57,6 +59,7 @@ def register(registry: Registry) -> None:
         config_schema=CONFIG_SCHEMA,
         images=lambda section: None if resolve_condition(section).text_only else "asgard.condition=text_only",
         valid_reply=valid_replies.valid_reply,
+        empty_reply_attempts=EMPTY_REPLY_ATTEMPTS,
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(

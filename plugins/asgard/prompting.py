@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from suite.records import Observation, StepRecord, Task
+from suite_asgard.commands import EMPTY_REPLY
 from suite_asgard.conditions import Condition
 from suite_asgard.parsing import extract_memory, extract_plan
 from suite_asgard.world_rules import UNPARSABLE
@@ -44,12 +45,13 @@ def fill(template: str, **values: str) -> str:
 
 
 def history_lines(history: list[StepRecord], feedback: str) -> list[str]:
-    """The numbered action history (from 0) in the condition's feedback style; unparsable turns are left out."""
+    """The numbered action history (from 0) in the condition's feedback style; unparsable turns are left out, but
+    not empty replies (the harness leaves out only its `None None` entries)."""
     lines = []
     for step in history:
         info = step.info or {}
         action = info.get("action") or (step.action.text if step.action.ok else None)
-        if info.get("kind") == UNPARSABLE or not action:
+        if (info.get("kind") == UNPARSABLE and action != EMPTY_REPLY) or not action:
             continue
         line = f"{len(lines)}. {action}"
         if feedback != "none":
