@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from suite.records import Observation, StepRecord, Task
+from suite.templates import read_template
 from suite_asgard.commands import EMPTY_REPLY
 from suite_asgard.conditions import Condition
 from suite_asgard.parsing import extract_memory, extract_plan
@@ -30,11 +31,7 @@ NO_HISTORY = "(none yet: this is your first turn)"
 
 def load_template(name: str, prompt_dir: str | None = None) -> str:
     """A template file, from the user's prompt folder when it has one of that name."""
-    if prompt_dir:
-        custom = Path(prompt_dir) / name
-        if custom.is_file():
-            return custom.read_text(encoding="utf-8")
-    return (PROMPT_DIR / name).read_text(encoding="utf-8")
+    return read_template(name, PROMPT_DIR, prompt_dir)
 
 
 def fill(template: str, **values: str) -> str:

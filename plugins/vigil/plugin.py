@@ -42,7 +42,8 @@ def run_metadata(config: Any) -> dict[str, Any]:
             "prompt_policy_version": prompting.POLICY_VERSION, "prompt_variant": s["variant"],
             "coords": "normalized_1000" if s["normalized"] else "native", "feedback": s["feedback"],
             "step_count": s["step_count"], "invalid_reason": s["invalid_reason"],
-            "prompt_sha256": prompting.prompt_sha256(s["variant"], s["normalized"])}
+            "prompt_dir": s["prompt_dir"],
+            "prompt_sha256": prompting.prompt_sha256(s["variant"], s["normalized"], prompt_dir=s["prompt_dir"])}
 
 
 def family(task: Task) -> str:
@@ -102,12 +103,16 @@ def settings(config: Any) -> dict[str, Any]:
     unknown = sorted(set(families) - set(FAMILY_CODES))
     if unknown:
         raise ConfigError(f"vigil.families: unknown {unknown}; choose from {', '.join(FAMILY_CODES)}")
+    prompt_dir = config.get("prompt_dir")
+    if prompt_dir is not None and not Path(str(prompt_dir)).is_dir():
+        raise ConfigError(f"vigil.prompt_dir: {prompt_dir} is not a folder")
     limits = dict(config.get("invalid_limits") or {})
     for code in FAMILY_CODES:
         value = limits.get(code)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ConfigError(f"vigil.invalid_limits.{code}: {value!r} is not a count (an integer >= 0)")
     return {"normalized": coords == "normalized_1000", "variant": variant, **flags,
+            "prompt_dir": None if prompt_dir is None else str(prompt_dir),
             "backend": backend, "families": families, "invalid_limits": limits}
 
 
@@ -115,7 +120,7 @@ def settings(config: Any) -> dict[str, Any]:
 def load_tasks(benchmark: str, config: Any) -> list[Task]:
     """Every episode of the pack (sorted by id), filtered by family, with the run's prompt settings."""
     s = settings(config)
-    prompt = {k: s[k] for k in ("variant", "normalized", "feedback", "step_count", "invalid_reason")}
+    prompt = {k: s[k] for k in ("variant", "normalized", "feedback", "step_count", "invalid_reason", "prompt_dir")}
     tasks = []
     for ep in load_episodes(Path(config.data_dir)):
         if ep["family"] not in s["families"]:

@@ -94,7 +94,7 @@ def settle(task: Task, trajectory: Trajectory, env: VigilEnv) -> Settlement:
         "coords": "normalized_1000" if task.data["prompt"]["normalized"] else "native",
         "profile": prompting.PROFILE, "prompt_policy": f"{prompting.POLICY}@{prompting.POLICY_VERSION}",
         "prompt_sha256": prompting.prompt_sha256(task.data["prompt"]["variant"], task.data["prompt"]["normalized"],
-                                                 ep["instruction"]),
+                                                 ep["instruction"], task.data["prompt"].get("prompt_dir")),
         "W": w, "W_strict": w_strict, "B": b, "delta": float(w) - float(b),
         "reported": reported, "status": report.status if reported else None,
         "raw_status": report.raw_status if reported else None,

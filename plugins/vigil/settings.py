@@ -16,6 +16,7 @@ CONFIG_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
     "properties": {
         "data_dir": OPTIONAL_PATH,
+        "prompt_dir": OPTIONAL_PATH,
         "families": optional_list(one_of(FAMILY_CODES)),
         "coords": one_of(COORDS),
         "prompt": one_of(PROMPTS),
