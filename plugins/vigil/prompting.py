@@ -4,9 +4,9 @@ Block 1 (task), block 2 (the allowed actions, serialised from the registry below
 with the normalized_1000 rule first for models that use it) and block 4 (output format) are our own wording
 of the paper's rules, in `prompts/*.txt`; `vigil.prompt_dir` replaces any of those files (e.g. with the paper's
 App. A text); block 2 is always built from the registry. `vigil.prompt=neutral` drops block 1's two sentences
-against claiming completion from appearance alone (`anti_claim.txt`), and nothing else. The user message holds the instruction, up to 20 earlier turns as text
-(the agent's own action, thought and cognitive_state; with +FB the two booleans; an invalid reply only as
-"invalid action") and the current frame, labelled role=current. Two extras the paper's agent is not given are
+against claiming completion from appearance alone (`anti_claim.txt`), and nothing else. The user message holds
+the instruction, up to 20 earlier turns as text (the agent's own action, thought and cognitive_state; with +FB
+the two booleans; an invalid reply only as "invalid action") and the current frame, labelled role=current. Two extras the paper's agent is not given are
 opt-in: `vigil.step_count` ("Step k of at most N") and `vigil.invalid_reason` (why a reply was invalid).
 """
 
