@@ -6,8 +6,9 @@ of the paper's rules, in `prompts/*.txt`; `vigil.prompt_dir` replaces any of tho
 App. A text); block 2 is always built from the registry. `vigil.prompt=neutral` drops block 1's two sentences
 against claiming completion from appearance alone (`anti_claim.txt`), and nothing else. The user message holds
 the instruction, up to 20 earlier turns as text (the agent's own action, thought and cognitive_state; with +FB
-the two booleans; an invalid reply only as "invalid action") and the current frame, labelled role=current. Two extras the paper's agent is not given are
-opt-in: `vigil.step_count` ("Step k of at most N") and `vigil.invalid_reason` (why a reply was invalid).
+the two booleans; an invalid reply only as "invalid action") and the current frame, labelled role=current. Two
+extras the paper's agent is not given are opt-in: `vigil.step_count` ("Step k of at most N") and
+`vigil.invalid_reason` (why a reply was invalid).
 """
 
 from __future__ import annotations
