@@ -62,6 +62,7 @@ class DirectAgent(Agent):
         self.model = ctx.model
         self.episode_id = ""
         self.valid_reply = None  # the benchmark's valid replies, for a scripted baseline model that asks for them
+        self.attempts = max(1, ctx.host.benchmark(ctx.benchmark).empty_reply_attempts)
         if getattr(ctx.model, "wants_valid_reply", False):
             self.valid_reply = ctx.host.benchmark(ctx.benchmark).valid_reply
             if self.valid_reply is None:
@@ -73,12 +74,17 @@ class DirectAgent(Agent):
         self.episode_id = task.key
 
     async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
-        """Prompt, call the model, parse."""
+        """Prompt, call the model (again while its reply is empty, up to the benchmark's `empty_reply_attempts`),
+        parse."""
         messages = self.host.call("build_prompt", self.benchmark, task=task, observation=observation, history=history)
         hints = None if self.valid_reply is None else {VALID_REPLY: partial(self.valid_reply, task, observation)}
-        reply = await self.model.complete(messages, episode=self.episode_id, step=len(history), hints=hints)
-        action = self.host.call("parse_action", self.benchmark, task=task, reply=reply.text)
-        return AgentTurn(action=action, reply=reply.text, prompt=messages, usage=Usage.of(reply))
+        replies = []
+        while len(replies) < self.attempts and (not replies or replies[-1].text == ""):
+            replies.append(await self.model.complete(messages, episode=self.episode_id, step=len(history),
+                                                     hints=hints))
+        text = replies[-1].text
+        action = self.host.call("parse_action", self.benchmark, task=task, reply=text)
+        return AgentTurn(action=action, reply=text, prompt=messages, usage=Usage.of(*replies))
 
 
 Policy = Callable[[Task, "Env", Observation, list[StepRecord]], Action]

@@ -94,6 +94,9 @@ class BenchmarkSpec:
     #: reply that `parse_action` accepts, drawn with `rng` (a `random.Random`), or the first option when `rng`
     #: is None
     valid_reply: Callable[[Task, Observation, random.Random | None], str] | None = None
+    #: how many times in all the `direct` agent asks the model for one step while its reply is empty (''): a
+    #: harness that re-asks an empty reply before scoring the turn (AsgardBench's asks 3 times) sets it above 1
+    empty_reply_attempts: int = 1
 
 
 @dataclass

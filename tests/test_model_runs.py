@@ -99,3 +99,13 @@ def test_a_baseline_model_on_a_benchmark_without_valid_replies_stops_before_the_
     out = tmp_path / "run"
     assert main([*RUN, "--model", "scripted/random", "--out", str(out)]) == 2
     assert "counter declares none" in capsys.readouterr().err and not out.exists()
+
+
+def test_an_empty_reply_is_asked_once_unless_the_benchmark_asks_again(tmp_path: Path) -> None:
+    """`BenchmarkSpec.empty_reply_attempts` defaults to 1: an empty reply is parsed as it is, one call per step
+    (AsgardBench sets 3, tested with its plugin)."""
+    script = register_script("t-silent", lambda messages: "")
+    out = tmp_path / "silent"
+    assert main([*RUN, "--model", "scripted/t-silent", "--tasks", "c01", "--out", str(out)]) == 0
+    (record,) = _records(out)
+    assert script.calls == record["steps"] > 0

@@ -23,12 +23,10 @@ from typing import Any, Protocol
 from suite_asgard.vocabulary import ACTIONS, SERVING, SLICE_TARGETS, SLICED_FORM
 from suite_asgard.world_rules import HOLDING, INCOMPATIBILITY, INVALID_OBJECT, VISIBILITY
 from suite_household.catalog import TYPES, can_hold
-from suite_household.rules import coffee_needs_clean_empty_mug
+from suite_household.rules import SLICE_MIN_HEIGHT, coffee_needs_clean_empty_mug, slice_where_the_harness_does
 from suite_household.visibility import horizontal_distance
 from suite_household.world import Obj, World
 
-#: Surfaces an item (not an Egg) must rest on to be sliced.
-SLICE_SURFACES = frozenset({"CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Plate"})
 #: What a held object must be to SLICE anything but an Egg (the harness accepts any "Knife" in the name).
 KNIVES = frozenset({"Knife", "ButterKnife"})
 #: Types that never block the Faucet: dishes, cookware and the DishSponge.
@@ -388,10 +386,10 @@ class ActionLayer:
         if not found:
             return _fail(VISIBILITY, f"Cannot SLICE the {otype} as it is not visible.")
         obj = found[0]
-        parent = self.world.objects[obj.parent].type if obj.parent else None
-        if otype != "Egg" and parent not in SLICE_SURFACES:
-            return _fail(INCOMPATIBILITY, f"The {otype} must rest on a flat surface such as a CounterTop or "
-                                          "DiningTable to be sliced.")
+        if slice_where_the_harness_does(self.world, "SliceObject", obj, {}) is not None:
+            return _fail(INCOMPATIBILITY, f"The {otype} must be on a CounterTop or another surface at least "
+                                          f"{SLICE_MIN_HEIGHT} m high (not on a Plate, in a container or on a low "
+                                          "shelf) to be sliced.")
         outcome = self._low("SliceObject", obj)
         if outcome.success:
             self.sliced.add(otype)

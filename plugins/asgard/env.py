@@ -26,6 +26,7 @@ _INVALID_MESSAGES = {
     INVALID_OBJECT: "{obj} is not one of the available objects.",
     UNPARSABLE: "The reply had no line of the form 'Action: ACTION OBJECT'.",
 }
+EMPTY_MESSAGE = "The reply was empty."
 
 
 def household_env(task: Task, config: Any) -> AsgardEnv:
@@ -84,7 +85,7 @@ class AsgardEnv:
         self.status = self._goals()
         newly = {i for i, ok in enumerate(self.status) if ok} - self.ever_met
         self.ever_met |= newly
-        end = self.termination.record(command.text, command.obj if command.kind != UNPARSABLE else None,
+        end = self.termination.record(command.text, command.obj if command.text is not None else None,
                                       turn.success, all(self.status), len(newly), turn.progress)
         self._current = self._frame()
         info = {
@@ -126,7 +127,8 @@ class AsgardEnv:
 
     def _run(self, command: Command) -> TurnRecord:
         if command.kind != VALID:
-            message = _INVALID_MESSAGES[command.kind].format(action=command.action, obj=command.obj)
+            template = EMPTY_MESSAGE if command.empty else _INVALID_MESSAGES[command.kind]
+            message = template.format(action=command.action, obj=command.obj)
             return TurnRecord(command, command.kind, False, None, message)
         outcome = self.layer.execute(command.action, command.obj)
         kind = VALID if outcome.success else outcome.kind or UNDOABLE

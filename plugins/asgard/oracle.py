@@ -19,6 +19,7 @@ from suite_asgard.commands import Command
 from suite_asgard.env import AsgardEnv
 from suite_asgard.vocabulary import SERVING, SLICED_FORM, STORAGE
 from suite_household.catalog import TYPES, can_hold
+from suite_household.rules import slice_where_the_harness_does
 from suite_household.world import Obj
 
 #: Surfaces the oracle puts things down on, in order of preference.
@@ -195,7 +196,11 @@ class Oracle:
         yield from self.act("TOGGLE_OFF", "Faucet")
 
     def slice(self, otype: str) -> Steps:
-        """SLICE a whole food item with the Knife (cracking an Egg needs no knife), then free the hand."""
+        """SLICE a whole food item with the Knife (cracking an Egg needs no knife), then free the hand; food that
+        lies where the harness does not slice it (on a Plate, in a container, on a low shelf) goes on a counter."""
+        food = self.one(otype)
+        if food is not None and slice_where_the_harness_does(self.env.world, "SliceObject", food, {}) is not None:
+            yield from self.place(otype, "CounterTop")
         if otype != "Egg":
             yield from self.hold("Knife")
         yield from self.find(otype)

@@ -2,7 +2,8 @@
 
 The executed action is the last `Action: ACTION OBJECT` inside the `<answer>` block (the whole reply when
 there is none), matched without regard to case. A valid action word and an object of the scene's list make
-a command; otherwise the turn is an invalid action, an invalid object, or (no such line) unparsable. The
+a command; otherwise the turn is an invalid action, an invalid object, or (no such line) unparsable; an empty
+reply (the `direct` agent has asked three times, as the harness does) is an unparsable turn of its own. The
 plan is the raw text after "suggested plan sequence" up to a line starting with "Action:" or "Things to
 remember"; the memory is the text after "things to remember" up to the first blank line.
 """
@@ -32,8 +33,10 @@ def answer_block(reply: str) -> str:
 
 
 def parse_reply(reply: str | None, objects: Iterable[str]) -> Action:
-    """The command of a reply; never raises (an unusable reply is an unparsable command)."""
-    text = reply or ""
+    """The command of a reply; never raises (an unusable reply is an unparsable command, an empty one its own)."""
+    if not reply:  # the harness's test: no content at all (whitespace is a reply without an Action line)
+        return Action(value=Command.empty_reply(), text="")
+    text = reply
     found = ACTION_LINE.findall(answer_block(text))
     if not found:
         return Action(value=Command.unparsable(), text="")

@@ -21,6 +21,8 @@ from suite_asgard.termination import TerminationRules
 from suite_asgard.vocabulary import HIDDEN_TYPES, SLICED_FORM, TASK_TYPES
 from suite_household.thor_backend import backend_env
 
+#: The harness asks the model up to three times while its reply is empty, then scores an unparsable turn.
+EMPTY_REPLY_ATTEMPTS = 3
 BENCH = "asgard"
 HERE = Path(__file__).parent
 PACK_DIR = HERE / "pack" / "data"
@@ -58,6 +60,7 @@ def register(registry: Registry) -> None:
         config_defaults=Path(__file__).parent / "config.yaml",
         images=lambda section: None if resolve_condition(section).text_only else "asgard.condition=text_only",
         valid_reply=valid_replies.valid_reply,
+        empty_reply_attempts=EMPTY_REPLY_ATTEMPTS,
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
@@ -99,7 +102,8 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
     inventories = load_inventories(find_inventory_file(data_dir, config.get("item_cache")))
     generated = (data_dir / PACK_MANIFEST).is_file()
     prompt = {"condition": condition.to_dict(), "prompt_dir": config.get("prompt_dir"),
-              "common_sense": bool(config.get("common_sense", False))}
+              "common_sense": bool(config.get("common_sense", False)),
+              "system_message": bool(config.get("system_message", True))}
     tasks = []
     for plan in load_plans(data_dir, str(config.get("test_set") or "magt_benchmark")):
         if not _keep(plan, config):
@@ -130,7 +134,7 @@ def _thor_env(task: Task, config: Any) -> AsgardEnv:
 
 @hookimpl
 def build_prompt(benchmark: str, task: Task, observation: Observation, history: list[StepRecord]) -> list[dict]:
-    """One user message: the sectioned prompt, then the images the condition allows."""
+    """The fixed prompt as a system message, then the turn's part and the images the condition allows."""
     return prompting.build_messages(task, observation, history)
 
 

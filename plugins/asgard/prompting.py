@@ -1,9 +1,12 @@
 """The per-turn prompt: our own wording, in replaceable template files, shaped by the condition.
 
-One user message per turn (stateless): the task, the sorted object types, the actions, the world rules, the
-agent's notes (history with the condition's feedback, the plan and the things to remember from its previous
-reply), how to answer, and worked examples; then the images (before and after the last action, or the
-current one, or none). Templates are read from `asgard.prompt_dir` when it holds a file of the same name.
+Two messages per turn (stateless), split as the harness splits its prompt at its cache boundary: a system message
+with what is fixed for the run (`system.txt`: the actions, the world rules, how to answer, the worked examples),
+then a user message with what changes (`main.txt`: the task, image guidance, the sorted object types, the
+agent's notes: history with the condition's feedback, the plan and the things to remember from its previous
+reply), followed by the images (before and after the last action, or the current one, or none).
+`asgard.system_message=false` sends both parts as one user message instead. Templates are read from
+`asgard.prompt_dir` when it holds a file of the same name.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from suite.records import Observation, StepRecord, Task
+from suite.templates import read_template
+from suite_asgard.commands import EMPTY_REPLY
 from suite_asgard.conditions import Condition
 from suite_asgard.parsing import extract_memory, extract_plan
 from suite_asgard.world_rules import UNPARSABLE
@@ -26,11 +31,7 @@ NO_HISTORY = "(none yet: this is your first turn)"
 
 def load_template(name: str, prompt_dir: str | None = None) -> str:
     """A template file, from the user's prompt folder when it has one of that name."""
-    if prompt_dir:
-        custom = Path(prompt_dir) / name
-        if custom.is_file():
-            return custom.read_text(encoding="utf-8")
-    return (PROMPT_DIR / name).read_text(encoding="utf-8")
+    return read_template(name, PROMPT_DIR, prompt_dir)
 
 
 def fill(template: str, **values: str) -> str:
@@ -41,12 +42,13 @@ def fill(template: str, **values: str) -> str:
 
 
 def history_lines(history: list[StepRecord], feedback: str) -> list[str]:
-    """The numbered action history (from 0) in the condition's feedback style; unparsable turns are left out."""
+    """The numbered action history (from 0) in the condition's feedback style; unparsable turns are left out, but
+    not empty replies (the harness leaves out only its `None None` entries)."""
     lines = []
     for step in history:
         info = step.info or {}
         action = info.get("action") or (step.action.text if step.action.ok else None)
-        if info.get("kind") == UNPARSABLE or not action:
+        if (info.get("kind") == UNPARSABLE and action != EMPTY_REPLY) or not action:
             continue
         line = f"{len(lines)}. {action}"
         if feedback != "none":
@@ -97,8 +99,22 @@ def world_rules(common_sense: bool, prompt_dir: str | None) -> str:
     return text
 
 
-def prompt_text(task: Task, history: list[StepRecord]) -> str:
-    """The whole text of one turn's prompt."""
+def fixed_text(task: Task) -> str:
+    """The part of the prompt that is the same on every turn of a run (the harness's text before its cache
+    boundary): the actions, the world rules, how to answer, the worked examples."""
+    condition = Condition(**task.data["condition"])
+    prompt_dir = task.data["prompt"].get("prompt_dir")
+    return fill(
+        load_template("system.txt", prompt_dir),
+        actions=load_template("actions.txt", prompt_dir).rstrip(),
+        world_rules=world_rules(task.data["prompt"].get("common_sense", False), prompt_dir),
+        instructions=instructions(condition, prompt_dir).rstrip(),
+        examples=examples(condition, prompt_dir).rstrip(),
+    ).strip()
+
+
+def turn_text(task: Task, history: list[StepRecord]) -> str:
+    """The part that changes with the task and the turn: the task, image guidance, the objects, the notes."""
     condition = Condition(**task.data["condition"])
     prompt_dir = task.data["prompt"].get("prompt_dir")
     return fill(
@@ -106,22 +122,26 @@ def prompt_text(task: Task, history: list[StepRecord]) -> str:
         task=task.data["plan"].task_description,
         image_guidance=load_template(f"image_guidance_{condition.images}.txt", prompt_dir).rstrip(),
         objects=", ".join(task.data["objects"]),
-        actions=load_template("actions.txt", prompt_dir).rstrip(),
-        world_rules=world_rules(task.data["prompt"].get("common_sense", False), prompt_dir),
         agent_notes=agent_notes(history, condition, prompt_dir).rstrip(),
-        instructions=instructions(condition, prompt_dir).rstrip(),
-        examples=examples(condition, prompt_dir).rstrip(),
-    )
+    ).strip()
+
+
+def prompt_text(task: Task, history: list[StepRecord]) -> str:
+    """The whole text of one turn's prompt (the fixed part, then the turn's part)."""
+    return f"{fixed_text(task)}\n\n{turn_text(task, history)}"
 
 
 def build_messages(task: Task, observation: Observation, history: list[StepRecord]) -> list[dict[str, Any]]:
-    """One user message: the prompt text, then the observation's images as PNG data URLs."""
-    text = prompt_text(task, history)
+    """The fixed part as a system message, then a user message with the turn's part and the observation's images
+    as PNG data URLs (one user message with both parts when `system_message` is off)."""
+    system_message = task.data["prompt"].get("system_message", True)
+    text = turn_text(task, history) if system_message else prompt_text(task, history)
+    head = [{"role": "system", "content": fixed_text(task)}] if system_message else []
     images = [img for img in observation.images if img.png is not None]
     if not images:
-        return [{"role": "user", "content": text}]
+        return [*head, {"role": "user", "content": text}]
     parts: list[dict[str, Any]] = [{"type": "text", "text": text}]
     for image in images:
         url = "data:image/png;base64," + base64.b64encode(image.png).decode("ascii")
         parts.append({"type": "image_url", "image_url": {"url": url}})
-    return [{"role": "user", "content": parts}]
+    return [*head, {"role": "user", "content": parts}]

@@ -36,6 +36,7 @@ CONFIG_SCHEMA: dict[str, Any] = {
         "env": {"type": "object", "properties": {"backend": one_of(BACKENDS)}},
         "prompt_dir": OPTIONAL_PATH,
         "common_sense": {"type": "boolean"},
+        "system_message": {"type": "boolean"},
         "termination": {
             "type": "object",
             "additionalProperties": False,

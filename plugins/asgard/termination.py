@@ -109,7 +109,7 @@ class Termination:
         parsed = action is not None
         if parsed or self.rules.loop_counts_unparsable:
             self.actions.append(action if parsed else UNPARSABLE_ENTRY)
-        self.objects.append(obj if parsed and obj else UNPARSABLE_ENTRY)
+        self.objects.append(obj if parsed and obj is not None else UNPARSABLE_ENTRY)
         self.failures_in_row = 0 if success else self.failures_in_row + 1
         self.first_goal_steps += [self.steps] * new_goals
         self.progress_flag = self.progress_flag or progress

@@ -15,7 +15,7 @@ from suite_household.rules import (
     heat_sources_cook,
     knife_to_slice,
     put_into_clean,
-    slice_anywhere_but_egg_on_flat_surface,
+    slice_where_the_harness_does,
     stove_needs_pan,
     television_needs_remote,
 )
@@ -40,12 +40,13 @@ def asgard_rules() -> RuleSet:
 
     A running faucet does not wash or fill what is in the basin here (AI2-THOR's own effect): AsgardBench
     cleans with the CLEAN action, so the household `faucet_washes` effect is left out. The harness's own rules
-    are named household rules: a ButterKnife slices too, an Egg is cracked anywhere, a DishSponge in the basin
-    does not block the Faucet, and the CoffeeMachine needs a clean, empty Mug.
+    are named household rules: a ButterKnife slices too, an Egg is cracked anywhere, the other foods only on a
+    surface (no Plate, no container) whose top is at least 0.52 m high, a DishSponge in the basin does not
+    block the Faucet, and the CoffeeMachine needs a clean, empty Mug.
     """
     return RuleSet({}, (heat_sources_cook, coffee_machine_fills)).extend(
         {
-            "SliceObject": [knife_to_slice, slice_anywhere_but_egg_on_flat_surface],
+            "SliceObject": [knife_to_slice, slice_where_the_harness_does],
             "PutObject": [put_into_clean],
             "ToggleObjectOn": [faucet_tolerates_sponge, stove_needs_pan, television_needs_remote,
                                coffee_needs_clean_empty_mug],

@@ -177,13 +177,28 @@ faucet_needs_clear_basin = faucet_basin_rule(DISHES)
 faucet_tolerates_sponge = faucet_basin_rule(DISHES | {"DishSponge"})
 
 
-def slice_anywhere_but_egg_on_flat_surface(
+#: AsgardBench's harness: what these foods rest on must be surfaces only (no container, no plate) ...
+SLICE_ON_COUNTER_FOODS = frozenset({"Apple", "Bread", "Lettuce", "Potato", "Tomato"})
+#: ... of these types (its surface class, shelves included) ...
+SLICE_SURFACES = frozenset({"CounterTop", "DiningTable", "Shelf", "ShelvingUnit", "SideTable", "Floor", "StoveBurner"})
+#: ... and their base must be at least this high (metres): nothing is sliced on a low shelf or the floor.
+SLICE_MIN_HEIGHT = 0.52
+
+
+def slice_where_the_harness_does(
     world: World, action: str, target: Obj | None, args: Mapping[str, Any]
 ) -> str | None:
-    """The thing to slice rests on a flat surface, but an Egg is cracked wherever it lies (AsgardBench's harness)."""
-    if target is None or target.type == "Egg":
+    """AsgardBench's harness: an Apple, Bread, Lettuce, Potato or Tomato is sliced only when everything holding it is
+    a surface (a CounterTop, a table, a shelf, ...; not a Plate or a container) and its base is at least 0.52 m
+    above the floor (AI2-THOR's `position.y`); anything else (an Egg) is sliced or cracked wherever it lies."""
+    if target is None or target.type not in SLICE_ON_COUNTER_FOODS:
         return None
-    return slice_on_flat_surface(world, action, target, args)
+    holders = [world.objects[i].type for i in world.ancestors(target.id)]
+    if not holders or any(t not in SLICE_SURFACES for t in holders):
+        return f"{target.type} must be on a countertop to slice"
+    if target.center[1] - target.size[1] / 2 < SLICE_MIN_HEIGHT:
+        return f"{target.type} must be on a surface higher than {SLICE_MIN_HEIGHT} m to slice"
+    return None
 
 
 def coffee_needs_clean_empty_mug(

@@ -41,7 +41,14 @@ def run_metadata(config: Any) -> dict[str, Any]:
     return {"profile": prompting.PROFILE, "prompt_policy": prompting.POLICY,
             "prompt_policy_version": prompting.POLICY_VERSION, "prompt_variant": s["variant"],
             "coords": "normalized_1000" if s["normalized"] else "native", "feedback": s["feedback"],
-            "prompt_sha256": prompting.prompt_sha256(s["variant"], s["normalized"])}
+            "step_count": s["step_count"], "invalid_reason": s["invalid_reason"],
+            "prompt_dir": s["prompt_dir"],
+            "prompt_sha256": prompting.prompt_sha256(s["variant"], s["normalized"], prompt_dir=s["prompt_dir"])}
+
+
+def family(task: Task) -> str:
+    """The stratum `--limit` keeps the share of: the episode's family (125 each, so a sample is balanced)."""
+    return str(task.category)
 
 
 @hookimpl
@@ -63,6 +70,7 @@ def register(registry: Registry) -> None:
         config_defaults=Path(__file__).parent / "config.yaml",
         valid_reply=valid_replies.valid_reply,
         images=lambda section: "",  # the agent acts on the current frame by pixel: no setting turns images off
+        strata=family,
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
@@ -88,19 +96,24 @@ def settings(config: Any) -> dict[str, Any]:
         raise ConfigError(f"vigil.prompt: {variant!r} is unknown; choose one of {', '.join(prompting.PROMPTS)}")
     if backend not in BACKENDS:
         raise ConfigError(f"vigil.env.backend: {backend!r} is unknown; choose one of {', '.join(BACKENDS)}")
-    feedback = config.get("feedback", False)
-    if not isinstance(feedback, bool):
-        raise ConfigError(f"vigil.feedback: {feedback!r} is not true or false")
+    flags = {key: config.get(key, False) for key in ("feedback", "step_count", "invalid_reason")}
+    for key, value in flags.items():
+        if not isinstance(value, bool):
+            raise ConfigError(f"vigil.{key}: {value!r} is not true or false")
     families = list(config.get("families") or FAMILY_CODES)
     unknown = sorted(set(families) - set(FAMILY_CODES))
     if unknown:
         raise ConfigError(f"vigil.families: unknown {unknown}; choose from {', '.join(FAMILY_CODES)}")
+    prompt_dir = config.get("prompt_dir")
+    if prompt_dir is not None and not Path(str(prompt_dir)).is_dir():
+        raise ConfigError(f"vigil.prompt_dir: {prompt_dir} is not a folder")
     limits = dict(config.get("invalid_limits") or {})
     for code in FAMILY_CODES:
         value = limits.get(code)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ConfigError(f"vigil.invalid_limits.{code}: {value!r} is not a count (an integer >= 0)")
-    return {"normalized": coords == "normalized_1000", "variant": variant, "feedback": feedback,
+    return {"normalized": coords == "normalized_1000", "variant": variant, **flags,
+            "prompt_dir": None if prompt_dir is None else str(prompt_dir),
             "backend": backend, "families": families, "invalid_limits": limits}
 
 
@@ -108,7 +121,7 @@ def settings(config: Any) -> dict[str, Any]:
 def load_tasks(benchmark: str, config: Any) -> list[Task]:
     """Every episode of the pack (sorted by id), filtered by family, with the run's prompt settings."""
     s = settings(config)
-    prompt = {"variant": s["variant"], "normalized": s["normalized"], "feedback": s["feedback"]}
+    prompt = {k: s[k] for k in ("variant", "normalized", "feedback", "step_count", "invalid_reason", "prompt_dir")}
     tasks = []
     for ep in load_episodes(Path(config.data_dir)):
         if ep["family"] not in s["families"]:

@@ -2,10 +2,13 @@
 
 Block 1 (task), block 2 (the allowed actions, serialised from the registry below), block 3 (grounding rules,
 with the normalized_1000 rule first for models that use it) and block 4 (output format) are our own wording
-of the paper's rules. `vigil.prompt=neutral` drops block 1's two sentences against claiming completion from
-appearance alone, and nothing else. The user message holds the instruction, the step count, up to 20 earlier
-turns as text (the agent's own action, thought and cognitive_state; with +FB the two booleans) and the
-current frame, labelled role=current.
+of the paper's rules, in `prompts/*.txt`; `vigil.prompt_dir` replaces any of those files (e.g. with the paper's
+App. A text); block 2 is always built from the registry. `vigil.prompt=neutral` drops block 1's two sentences
+against claiming completion from appearance alone (`anti_claim.txt`), and nothing else. The user message holds
+the instruction, up to 20 earlier turns as text (the agent's own action, thought and cognitive_state; with +FB
+the two booleans; an invalid reply only as "invalid action") and the current frame, labelled role=current. Two
+extras the paper's agent is not given are opt-in: `vigil.step_count` ("Step k of at most N") and
+`vigil.invalid_reason` (why a reply was invalid).
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
 from suite.records import Observation, StepRecord, Task
+from suite.templates import read_template
 from suite_vigil.parsing import MAX_MOVE_STEPS, MAX_PITCH, VigilAction
 from suite_vigil.vocabulary import INTENTS, LOOK_DIRECTIONS, NAV_MODES, STATUSES
 
@@ -25,36 +30,13 @@ POLICY_VERSION = "suite-1"
 HISTORY_TURNS = 20
 PROMPTS = ("default", "neutral")
 
-_TASK_OPEN = (
-    "You control an embodied agent inside a simulated 3D house and see it through the agent's own camera. "
-    "Each step shows only what is in front of you now, so act under partial observability. Base every decision "
-    "on the task, the current image, the recent history of this episode and the allowed actions below. Your "
-    "actions are physical attempts in the scene, not symbolic commands that are sure to work. Rely only on what "
-    "this episode has shown you: do not assume any hidden simulator state or any hidden success signal. When "
-    "the task asks for the state of an object, report the state you observe (such as on/off or open/closed) "
-    "instead of translating it into success or fail."
-)
-_ANTI_CLAIM = (
-    "Seeing the target, standing near it or having tried an action does not by itself mean the task is done; "
-    "never report success because the scene merely looks plausible. When the task requires changing the world, "
-    "do not claim it is complete on appearance alone."
-)
-_GROUNDING = (
-    "## Grounding Rules\n"
-    "- Judge visibility and choose interact_pixel targets only from the frame whose 'role' is 'current'.\n"
-    "- interact_pixel acts on whatever object is under the given location of the current RGB frame.\n"
-    "- Do not assume the task has succeeded in secret; rely on later observations of this episode and on the "
-    "feedback fields it allows."
-)
-_NORMALIZED = ("- Give x and y in normalized_1000 coordinates: integers from 0 to 1000, where (0,0) is the top-left "
-               "corner and (1000,1000) the bottom-right corner of the image.")
-_OUTPUT = (
-    "## Output format\n"
-    "Answer with exactly one JSON object and nothing else. Required keys: 'skill_name', 'arguments'. Optional "
-    "keys: 'thought', 'cognitive_state'. Use the action names exactly as listed under Allowed actions; do not "
-    "make up aliases or synonyms. No prose, no markdown, no code fences, no second JSON object. If you add "
-    "'thought', keep it to one short sentence."
-)
+PROMPT_DIR = Path(__file__).parent / "prompts"
+
+
+def block(name: str, prompt_dir: str | None = None) -> str:
+    """One template of the system prompt (`<name>.txt`), from `prompt_dir` when it has the file, else ours."""
+    return read_template(f"{name}.txt", PROMPT_DIR, prompt_dir).strip()
+
 
 #: The action registry: skill -> (purpose, [(argument, type, required, description)], usage note).
 REGISTRY: dict[str, tuple[str, list[tuple[str, str, str, str]], str]] = {
@@ -92,24 +74,31 @@ def _schema_block() -> str:
     return "\n".join(lines)
 
 
-def system_prompt(instruction: str, variant: str = "default", normalized: bool = False) -> str:
-    """The four blocks in order, with the task instruction at the end of block 1."""
-    task = _TASK_OPEN if variant == "neutral" else f"{_TASK_OPEN} {_ANTI_CLAIM}"
-    grounding = _GROUNDING.replace("## Grounding Rules\n", "## Grounding Rules\n" + _NORMALIZED + "\n") \
-        if normalized else _GROUNDING
-    return "\n\n".join([f"{task} Task: {instruction}", _schema_block(), grounding, _OUTPUT])
+def system_prompt(instruction: str, variant: str = "default", normalized: bool = False,
+                  prompt_dir: str | None = None) -> str:
+    """The four blocks in order, with the task instruction at the end of block 1 and the normalized_1000 rule, when
+    asked for, first under block 3's heading line."""
+    task = block("task", prompt_dir)
+    if variant != "neutral":
+        task = f"{task} {block('anti_claim', prompt_dir)}"
+    grounding = block("grounding", prompt_dir)
+    if normalized:
+        heading, _, rules = grounding.partition("\n")
+        grounding = "\n".join(part for part in (heading, block("normalized", prompt_dir), rules) if part)
+    return "\n\n".join([f"{task} Task: {instruction}", _schema_block(), grounding, block("output", prompt_dir)])
 
 
-def prompt_sha256(variant: str = "default", normalized: bool = False, instruction: str = "<TASK_INSTRUCTION>") -> str:
+def prompt_sha256(variant: str = "default", normalized: bool = False, instruction: str = "<TASK_INSTRUCTION>",
+                  prompt_dir: str | None = None) -> str:
     """SHA-256 of the rendered system prompt (with the placeholder instruction: the run's template hash)."""
-    return hashlib.sha256(system_prompt(instruction, variant, normalized).encode()).hexdigest()
+    return hashlib.sha256(system_prompt(instruction, variant, normalized, prompt_dir).encode()).hexdigest()
 
 
-def _turn(step: StepRecord, feedback: bool) -> str:
+def _turn(step: StepRecord, feedback: bool, invalid_reason: bool = False) -> str:
     value = step.action.value
     if not isinstance(value, VigilAction) or value.invalid is not None:
         reason = value.invalid if isinstance(value, VigilAction) else step.action.parse_error
-        return f"step {step.index + 1}: invalid action ({reason})"
+        return f"step {step.index + 1}: invalid action" + (f" ({reason})" if invalid_reason else "")
     out: dict[str, Any] = {"skill_name": value.skill,
                            "arguments": {k: v for k, v in value.arguments.items() if k != "raw_status"}}
     if value.thought is not None:
@@ -125,15 +114,17 @@ def _turn(step: StepRecord, feedback: bool) -> str:
 
 
 def build_messages(task: Task, observation: Observation, history: list[StepRecord]) -> list[dict[str, Any]]:
-    """System prompt, then one user message: instruction, step count, text history and the current frame."""
+    """System prompt, then one user message: instruction, (opt-in) step count, text history and the current frame."""
     settings = task.data["prompt"]
     ep = task.data["episode"]
-    system = system_prompt(ep["instruction"], settings["variant"], settings["normalized"])
+    system = system_prompt(ep["instruction"], settings["variant"], settings["normalized"], settings.get("prompt_dir"))
     recent = history[-HISTORY_TURNS:]
-    text = [f"Task: {ep['instruction']}", f"Step {len(history) + 1} of at most {ep['max_steps']}."]
+    text = [f"Task: {ep['instruction']}"]
+    if settings.get("step_count"):
+        text.append(f"Step {len(history) + 1} of at most {ep['max_steps']}.")
     if recent:
         text.append("Your previous steps (oldest first):")
-        text += [_turn(s, settings["feedback"]) for s in recent]
+        text += [_turn(s, settings["feedback"], bool(settings.get("invalid_reason"))) for s in recent]
     else:
         text.append("No previous steps.")
     parts: list[dict[str, Any]] = [{"type": "text", "text": "\n".join(text)}]

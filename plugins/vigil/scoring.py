@@ -52,6 +52,15 @@ def counterfactuals(spec_type: str, w: bool) -> dict[str, float]:
     return {"cf_always_success": always, "cf_random": 0.5 * float(w), "cf_oracle": float(w)}
 
 
+def closure_lag(first_goal: int | None, report_step: int | None) -> int | None:
+    """The paper's belief lag (Table 13): the report's step minus the step after which the goal first held (0 = at
+    the start), so a report right after the goal is reached scores 1 and one at the first step of an episode whose
+    goal held from the start (SV) scores 1 too."""
+    if first_goal is None or report_step is None:
+        return None
+    return report_step - first_goal
+
+
 def settle(task: Task, trajectory: Trajectory, env: VigilEnv) -> Settlement:
     """The settlement record of one episode."""
     ep = task.data["episode"]
@@ -85,7 +94,7 @@ def settle(task: Task, trajectory: Trajectory, env: VigilEnv) -> Settlement:
         "coords": "normalized_1000" if task.data["prompt"]["normalized"] else "native",
         "profile": prompting.PROFILE, "prompt_policy": f"{prompting.POLICY}@{prompting.POLICY_VERSION}",
         "prompt_sha256": prompting.prompt_sha256(task.data["prompt"]["variant"], task.data["prompt"]["normalized"],
-                                                 ep["instruction"]),
+                                                 ep["instruction"], task.data["prompt"].get("prompt_dir")),
         "W": w, "W_strict": w_strict, "B": b, "delta": float(w) - float(b),
         "reported": reported, "status": report.status if reported else None,
         "raw_status": report.raw_status if reported else None,
@@ -94,7 +103,7 @@ def settle(task: Task, trajectory: Trajectory, env: VigilEnv) -> Settlement:
         "outcome_category": outcome_category(w, b, fr),
         "end": st.end, "steps": len(st.log), "invalid_actions": st.invalid,
         "first_goal_step": first_goal, "report_step": report_step,
-        "closure_lag": (report_step - first_goal - 1) if b and first_goal is not None else None,
+        "closure_lag": closure_lag(first_goal, report_step) if b else None,
         "progress_final": progress[-1] if progress else 0.0, "progress_max": max(progress, default=0.0),
         "progress_at_report": at_report,
         "false_success": false_success, "fs_at_zero": bool(false_success and (at_report or 0.0) == 0.0),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.settings import MODEL_DEFAULTS, OPTIONAL_PATH, one_of, optional_list
+from suite.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH, one_of, optional_list
 from suite_vigil.prompting import PROMPTS
 from suite_vigil.sim import BACKENDS
 from suite_vigil.vocabulary import FAMILY_CODES
@@ -16,10 +16,14 @@ CONFIG_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
     "properties": {
         "data_dir": OPTIONAL_PATH,
+        "prompt_dir": OPTIONAL_PATH,
         "families": optional_list(one_of(FAMILY_CODES)),
         "coords": one_of(COORDS),
         "prompt": one_of(PROMPTS),
         "feedback": {"type": "boolean"},
+        "step_count": {"type": "boolean", "description": "show 'Step k of at most N' (the paper's agent is not told)"},
+        "invalid_reason": {"type": "boolean",
+                           "description": "show why a reply was invalid (the paper's base condition does not)"},
         "env": {"type": "object", "additionalProperties": False, "properties": {"backend": one_of(BACKENDS)}},
         "invalid_limits": {
             "type": "object",
@@ -29,5 +33,7 @@ CONFIG_SCHEMA: dict[str, Any] = {
             "properties": {code: {"type": "integer", "minimum": 0} for code in FAMILY_CODES},
         },
         "model_defaults": MODEL_DEFAULTS,
+        "model_preset": MODEL_PRESET,
+        "model_presets": MODEL_PRESETS,
     },
 }

@@ -105,7 +105,8 @@ def test_images_per_turn(condition: str, images: int) -> None:
     result = env.step(Command.valid("FIND", "Tomato"))
     assert len(result.observation.images) == images
     messages = build_messages(env.task, result.observation, [])
-    content = messages[0]["content"]
+    assert [m["role"] for m in messages] == ["system", "user"] and isinstance(messages[0]["content"], str)
+    content = messages[1]["content"]
     if images:
         assert [p["type"] for p in content] == ["text"] + ["image_url"] * images
         assert content[1]["image_url"]["url"].startswith("data:image/png;base64,")
@@ -144,7 +145,22 @@ def test_a_prompt_folder_replaces_templates(tmp_path) -> None:
     text = prompt_text(task, [])
     assert "Only one rule: be careful." in text and "Cabinet and Drawer:" not in text
     assert "(none yet: this is your first turn)" in text
-    assert build_messages(task, Observation(), [])[0]["role"] == "user"
+    assert [m["role"] for m in build_messages(task, Observation(), [])] == ["system", "user"]
+
+
+def test_the_fixed_prompt_is_the_system_message_and_the_turn_the_user_message() -> None:
+    task = task_named(PLAN, condition="baseline")
+    first, later = build_messages(task, Observation(), []), build_messages(task, Observation(), history())
+    assert first[0] == later[0]  # the same on every turn, as the harness's text before its cache boundary
+    system, user = first[0]["content"], first[1]["content"]
+    for fixed in ("ACTIONS", "RULES OF THIS WORLD", "HOW TO ANSWER", "EXAMPLES"):
+        assert f"\n{fixed}\n" in system and f"\n{fixed}\n" not in user
+    for changing in ("IMAGES", "OBJECTS", "YOUR NOTES"):
+        assert f"\n{changing}\n" in user and f"\n{changing}\n" not in system
+    assert later[1]["content"] != user and task.data["plan"].task_description not in system
+    one = task_named(PLAN, condition="baseline", system_message=False)
+    single = build_messages(one, Observation(), [])
+    assert [m["role"] for m in single] == ["user"] and single[0]["content"] == f"{system}\n\n{user}"
 
 
 def test_the_default_prompt_gives_the_baseline_harness_rules_without_common_sense_hints() -> None:

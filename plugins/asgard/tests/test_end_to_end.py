@@ -110,6 +110,26 @@ def test_garbage_answers_end_every_episode_by_the_loop_rule(tmp_path: Path, samp
     assert any(r["metrics"]["goals_met"] for r in records)  # some held from the start
 
 
+def test_an_empty_reply_is_asked_three_times_then_is_an_unparsable_turn_the_notes_show(
+        tmp_path: Path, sample_ids: list[str]) -> None:
+    calls: list[int] = []
+
+    def reply(messages: list) -> str:  # empty twice on the first turn, then a FIND; always empty after that
+        calls.append(1)
+        return "<answer>Action: FIND Floor</answer>" if len(calls) == 3 else ""
+
+    register_script("asgard-silent", reply)
+    out = tmp_path / "silent"
+    assert main(["run", "--plugins", "asgard", "--model", "scripted/asgard-silent", "--tasks", sample_ids[0],
+                 "--out", str(out), "asgard.condition=text_only_detailed", *SMALL]) == 0
+    (rec,) = RunStore(out).records()
+    # turn 1 asked 3 times and got the FIND; then 8 empty turns (3 asks each) repeat one entry: the loop rule
+    assert len(calls) == 3 + 8 * 3 and rec["steps"] == 9
+    assert (rec["failure_category"], rec["metrics"]["turns_unparsable"]) == ("max_repeats", 8)
+    steps = [e for e in RunStore(out).read_trace(rec["episode_id"]) if e["type"] == "step"]
+    assert "1. (empty reply) Failure: The reply was empty.\n2. (empty reply) Failure" in _notes(steps[3])
+
+
 def test_a_model_that_repeats_itself_ends_by_the_loop_rule(tmp_path: Path, sample_ids: list[str]) -> None:
     register_script("asgard-looper", lambda messages: "<answer>Action: FIND Floor</answer>")
     out = tmp_path / "loop"
@@ -121,8 +141,9 @@ def test_a_model_that_repeats_itself_ends_by_the_loop_rule(tmp_path: Path, sampl
 
 
 def _notes(step: dict[str, Any]) -> str:
-    """The YOUR NOTES section of the prompt a step was answered from."""
-    return step["prompt"][0]["content"][0]["text"].split("YOUR NOTES")[1].split("HOW TO ANSWER")[0]
+    """The YOUR NOTES section of the prompt a step was answered from (the end of its user message)."""
+    content = step["prompt"][-1]["content"]
+    return (content if isinstance(content, str) else content[0]["text"]).split("YOUR NOTES")[1]
 
 
 def _types() -> list[str]:

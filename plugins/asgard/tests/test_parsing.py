@@ -85,11 +85,18 @@ def test_invalid_actions_and_objects(reply: str, kind: str, text: str) -> None:
     assert (command(reply).kind, command(reply).text) == (kind, text)
 
 
-@pytest.mark.parametrize("reply", ["", "I am not sure what to do.", "Action:", "Action: PICKUP",
-                                   "**Action:** PICKUP Mug", "1. PICKUP Mug\n2. FIND CoffeeMachine", None])
+@pytest.mark.parametrize("reply", ["I am not sure what to do.", "Action:", "Action: PICKUP", " \n",
+                                   "**Action:** PICKUP Mug", "1. PICKUP Mug\n2. FIND CoffeeMachine"])
 def test_unparsable_replies(reply: str | None) -> None:
     action = parse_reply(reply, OBJECTS)
-    assert action.ok and action.value.kind == UNPARSABLE and action.value.text is None
+    assert action.ok and action.value.kind == UNPARSABLE and action.value.text is None and not action.value.empty
+
+
+@pytest.mark.parametrize("reply", ["", None])
+def test_an_empty_reply_is_unparsable_and_named_in_the_history(reply: str | None) -> None:
+    # the harness: no content after its three asks is an invalid response logged as `empty_response`
+    action = parse_reply(reply, OBJECTS)
+    assert action.value.kind == UNPARSABLE and action.value.empty and action.value.text == "(empty reply)"
 
 
 def test_plan_and_memory_in_either_order_and_absent() -> None:

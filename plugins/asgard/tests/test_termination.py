@@ -23,6 +23,7 @@ Turn = tuple[str | None, str | None, bool]
 #: Three objects in turn, never a loop and never a new object after the first three turns.
 CYCLE: list[Turn] = [("FIND Mug", "Mug", True), ("FIND Cup", "Cup", True), ("FIND Bowl", "Bowl", True)]
 GARBAGE: Turn = (None, None, False)
+EMPTY: Turn = ("(empty reply)", "", False)  # what the env records for an empty reply (the harness's empty_response)
 
 
 def run(term: Termination, turns: list[Turn], goals_at: int | None = None, new_goal_at: tuple[int, ...] = (),
@@ -101,6 +102,18 @@ def test_leaving_unparsable_turns_out_of_loops_is_a_setting() -> None:
     term = Termination(15, 20, TerminationRules(loop_counts_unparsable=False))
     assert run(term, [GARBAGE] * 10) == [None] * 9 + [MAX_FAILURES]
     assert term.actions == []
+
+
+def test_empty_replies_are_their_own_loop_entry() -> None:
+    term = Termination(30, 40)
+    assert run(term, [GARBAGE] * 4 + [EMPTY] * 4) == [None] * 8  # eight unparsable turns, two entries
+    assert term.actions[-1] == "(empty reply)" and term.objects[-1] == ""
+    assert run(Termination(30, 40), [EMPTY] * 8) == [None] * 7 + [MAX_REPEATS]
+
+
+def test_an_empty_reply_names_the_empty_object_for_the_novelty_check() -> None:
+    term = Termination(15, 30)
+    assert run(term, cycle(15) + [EMPTY]) == [None] * 16 and term.soft == 25
 
 
 def test_goals_met_wins_over_every_other_rule() -> None:

@@ -105,12 +105,57 @@ def test_slice_needs_the_knife_a_free_target_and_a_flat_surface() -> None:
     ok(env, "FIND Pot", "PUT Pot")
     grab(env, "Knife")
     ok(env, "FIND Tomato")
-    refused(env, "SLICE Tomato", INCOMPATIBILITY,
-            "The Tomato must rest on a flat surface such as a CounterTop or DiningTable to be sliced.")
+    refused(env, "SLICE Tomato", INCOMPATIBILITY, SLICE_REFUSED)
     ok(env, "PUT CounterTop", "PICKUP Tomato", "PUT CounterTop")
     grab(env, "Knife")
     ok(env, "FIND Tomato", "SLICE Tomato")
     assert len(env.layer.instances("TomatoSliced")) == 5 and not env.layer.instances("Tomato")
+
+
+SLICE_REFUSED = ("The Tomato must be on a CounterTop or another surface at least 0.52 m high (not on a Plate, in a "
+                 "container or on a low shelf) to be sliced.")
+
+
+def _slice_world(holder: str, base: float, food: str = "Tomato", on_plate: bool = False):
+    from suite_household.world import Agent, Obj, Room, Scene, World
+
+    def obj(oid: str, otype: str, y: float, parent: str | None = None) -> Obj:
+        return Obj(id=oid, type=otype, name=oid, center=(0.0, y, 0.0), size=(0.1, 0.1, 0.1), parent=parent)
+
+    objects = [obj("holder", holder, base - 0.05)]
+    if on_plate:
+        objects.append(obj("plate", "Plate", base - 0.005, parent="holder"))
+    objects.append(obj("food", food, base + 0.05, parent="plate" if on_plate else "holder"))
+    room = Room("r", "Kitchen", -1, -1, 4, 1)
+    world = World(Scene("s", 0, (room,), (), (), tuple(objects), Agent(0.0, 0.5, 0.0, 0.0, True)))
+    return world, world.objects["food"]
+
+
+def test_the_harness_slices_food_only_on_a_surface_at_least_052_m_high() -> None:
+    from suite_household.rules import slice_where_the_harness_does as rule
+
+    def allowed(*args, **kwargs) -> bool:
+        world, food = _slice_world(*args, **kwargs)
+        return rule(world, "SliceObject", food, {}) is None
+
+    assert allowed("CounterTop", 0.90) and allowed("DiningTable", 0.75) and allowed("Shelf", 0.52)
+    assert not allowed("Shelf", 0.51) and not allowed("CounterTop", 0.30)  # a low shelf, a counter lowered
+    assert not allowed("CounterTop", 0.90, on_plate=True)  # a Plate is not a surface: not "on a countertop"
+    assert not allowed("CoffeeTable", 0.60) and not allowed("Fridge", 0.90)  # not the harness's surface types
+    assert allowed("Floor", 0.90) and not allowed("Floor", 0.0)
+    assert allowed("Fridge", 0.10, food="Egg")  # an Egg is cracked anywhere
+
+
+def test_slice_on_a_plate_is_refused_and_allowed_once_on_the_counter() -> None:
+    env = env_for(KITCHEN)
+    ok(env, "FIND Plate", "PICKUP Plate", "FIND CounterTop", "PUT CounterTop", "FIND Tomato", "PICKUP Tomato",
+       "FIND Plate", "PUT Plate")
+    grab(env, "Knife")
+    ok(env, "FIND Tomato")
+    refused(env, "SLICE Tomato", INCOMPATIBILITY, SLICE_REFUSED)
+    ok(env, "PUT CounterTop", "PICKUP Tomato", "PUT CounterTop")
+    grab(env, "Knife")
+    ok(env, "FIND Tomato", "SLICE Tomato")
 
 
 def test_an_egg_is_cracked_without_a_knife_wherever_it_lies() -> None:
@@ -314,3 +359,24 @@ def test_turns_that_are_not_valid_actions_are_classified_and_change_nothing() ->
         assert result.info["category"] is None and result.info["message"] == message
     assert env.world.version == version
     assert [t.kind for t in env.turns] == [INVALID_ACTION, INVALID_OBJECT, UNPARSABLE]
+
+
+def test_the_oracle_moves_food_off_a_plate_before_it_slices() -> None:
+    from suite_asgard.oracle import Oracle
+
+    env = env_for(KITCHEN)
+    ok(env, "FIND Plate", "PICKUP Plate", "FIND CounterTop", "PUT CounterTop", "FIND Tomato", "PICKUP Tomato",
+       "FIND Plate", "PUT Plate")
+    oracle = Oracle()
+    oracle.env = env
+    steps, sent, done = oracle.slice("Tomato"), None, []
+    while True:
+        try:
+            command = steps.send(sent) if done else next(steps)
+        except StopIteration:
+            break
+        done.append(command.text)
+        sent = env.step(command).info
+        assert sent["success"], (command.text, sent["message"])
+    assert "SLICE Tomato" in done and done.index("PICKUP Tomato") < done.index("SLICE Tomato")
+    assert env.layer.instances("TomatoSliced") and not env.layer.instances("Tomato")

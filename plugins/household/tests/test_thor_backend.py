@@ -99,8 +99,8 @@ def test_asgards_named_rules_leave_the_kitchen_rules_as_they_were() -> None:
         coffee_needs_clean_empty_mug,
         faucet_needs_clear_basin,
         faucet_tolerates_sponge,
-        slice_anywhere_but_egg_on_flat_surface,
         slice_on_flat_surface,
+        slice_where_the_harness_does,
     )
     from suite_household.world import Agent, Obj, Room, Scene, World
 
@@ -118,7 +118,7 @@ def test_asgards_named_rules_leave_the_kitchen_rules_as_they_were() -> None:
     assert blocked == "DishSponge in the SinkBasin blocks the Faucet"
     assert faucet_tolerates_sponge(world, "ToggleObjectOn", faucet, {}) is None
     assert slice_on_flat_surface(world, "SliceObject", egg, {}) == "The Egg must be in a Pan before it is cracked"
-    assert slice_anywhere_but_egg_on_flat_surface(world, "SliceObject", egg, {}) is None
+    assert slice_where_the_harness_does(world, "SliceObject", egg, {}) is None
     assert coffee_needs_clean_empty_mug(world, "ToggleObjectOn", machine, {}) == "The Mug in the CoffeeMachine is dirty"
     world.set("mug", is_dirty=False)
     assert coffee_needs_clean_empty_mug(world, "ToggleObjectOn", machine, {}) is None

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from suite.records import Action, Image, Observation, StepRecord, Task
 from suite_vigil.parsing import VigilAction
-from suite_vigil.prompting import _ANTI_CLAIM, _NORMALIZED, build_messages, prompt_sha256, system_prompt
+from suite_vigil.prompting import block, build_messages, prompt_sha256, system_prompt
+
+_ANTI_CLAIM, _NORMALIZED = block("anti_claim"), block("normalized")
 
 EPISODE = {"instruction": "Open the fridge.", "max_steps": 25}
 
 
-def task(variant: str = "default", normalized: bool = False, feedback: bool = False) -> Task:
+def task(variant: str = "default", normalized: bool = False, feedback: bool = False, **extra: object) -> Task:
     return Task("vigil", "procthor_fridge_seed1", {"episode": EPISODE, "prompt": {
-        "variant": variant, "normalized": normalized, "feedback": feedback}})
+        "variant": variant, "normalized": normalized, "feedback": feedback, **extra}})
 
 
 def steps(n: int) -> list[StepRecord]:
@@ -53,9 +55,9 @@ def test_user_message_holds_history_and_the_current_frame_only() -> None:
     assert [m["role"] for m in messages] == ["system", "user"]
     parts = messages[1]["content"]
     text = parts[0]["text"]
-    assert "Step 27 of at most 25." in text
+    assert "of at most" not in text  # the paper's agent is not told its budget
     lines = [line for line in text.splitlines() if line.startswith("step ")]
-    assert len(lines) == 20 and lines[0].startswith("step 7:") and "invalid action" in lines[-1]
+    assert len(lines) == 20 and lines[0].startswith("step 7:") and lines[-1] == "step 26: invalid action"
     assert '"thought": "t6"' in lines[0] and '"cognitive_state": {"k": 6}' in lines[0]
     assert "too_far" not in text
     assert parts[1]["text"] == '{"role": "current"}' and parts[2]["type"] == "image_url"
@@ -67,3 +69,26 @@ def test_feedback_adds_only_the_two_booleans() -> None:
     assert "step 2: " in text and "too_far=true, path_blocked=false" in text
     assert "too_far=false, path_blocked=true" in text
     assert "success" not in text.split("Your previous steps")[1]
+
+
+def test_the_step_count_and_the_invalid_reason_are_opt_in() -> None:
+    text = build_messages(task(step_count=True, invalid_reason=True), Observation(), steps(25))[1]["content"][0]["text"]
+    assert "Step 27 of at most 25." in text
+    assert text.splitlines()[-1] == "step 26: invalid action (not exactly one JSON object)"
+
+
+def test_feedback_does_not_give_the_invalid_reason() -> None:
+    text = build_messages(task(feedback=True), Observation(), steps(2))[1]["content"][0]["text"]
+    assert text.splitlines()[-1] == "step 3: invalid action"
+
+
+def test_a_prompt_folder_replaces_blocks_with_the_papers_text(tmp_path) -> None:
+    (tmp_path / "grounding.txt").write_text("## Grounding Rules\n- Use only the current frame.\n")
+    (tmp_path / "anti_claim.txt").write_text("Do not claim success from appearance.\n")
+    text = system_prompt("Open the fridge.", normalized=True, prompt_dir=str(tmp_path))
+    assert f"## Grounding Rules\n{_NORMALIZED}\n- Use only the current frame.\n\n## Output format" in text
+    assert "Do not claim success from appearance. Task: Open the fridge." in text and _ANTI_CLAIM not in text
+    assert block("output") in text  # files the folder lacks stay ours
+    assert prompt_sha256(prompt_dir=str(tmp_path)) != prompt_sha256()
+    message = build_messages(task(prompt_dir=str(tmp_path)), Observation(), [])[0]["content"]
+    assert "- Use only the current frame." in message

@@ -1,8 +1,9 @@
 """The paper numbers Vigil ships as reference rows are Table 11 and the prose numbers as the spec read them (none it
-marks as inferred or derived)."""
+marks as inferred or derived): the aggregate ones, the per-family cells the text states, and the +FB deltas."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from suite.report.reference import load_reference
 from suite.testing.reference import markdown_table
 
 SPEC = Path(__file__).resolve().parents[3] / ".." / "shared" / "specs" / "vigil.md"
+PAPER = Path(__file__).resolve().parents[3] / ".." / "shared" / "seeds" / "000_218613d15521be76.txt"
 REFERENCE = Path(__file__).resolve().parents[1] / "reference.json"
 COLUMNS = {"B": "B", "W": "W", "Δ": "Δ", "Δ=W−B": "Δ", "FR": "FR", "NR": "NR", "IL": "IL", "Steps": "steps"}
 
@@ -41,7 +43,7 @@ def test_prose_numbers_leave_out_the_inferred_and_derived() -> None:
                 expected[(r[0].rstrip("†"), COLUMNS[h])] = float(c)
             except ValueError:  # "–", "≈…, inferred", "8.9 (derived)", quoted words
                 continue
-    shipped = _shipped("Section 4")
+    shipped = _shipped("Section 4 (")
     assert shipped == expected and ("Gemini-3.1-Pro", "W") in shipped and ("Gemini-3.1-Pro", "B") not in shipped
     assert ("Qwen3.6-27B (thinking)", "Δ") not in shipped  # derived by the spec
 
@@ -69,3 +71,60 @@ def test_a_run_of_the_papers_model_shows_its_difference(tmp_path: Path, capsys: 
     assert w["paper"]["model"] == "Gemini-3.1-Pro" and w["paper"]["value"] == 57.7
     assert w["paper"]["diff"] == pytest.approx(100 * w["mean"] - 57.7)
     assert "GENERATED pack" in report["reference"]["vigil"]["caveat"]
+
+
+def _other(head: str) -> dict[str, str]:
+    """The cells of each row of a spec table joined (the "Other" column may hold an escaped `|`), by model."""
+    _, rows = markdown_table(SPEC, head)
+    return {r[0].rstrip("†"): " | ".join(r[1:]) for r in rows}
+
+
+def test_per_family_cells_as_the_spec_quotes_them() -> None:
+    expected = {}
+    for model, other in _other("| Model (serving) | W | B |").items():
+        for family, w, b in re.findall(r"(SV|AI) W ([\d.]+) (?:→|/) B ([\d.]+)", other):
+            expected[(model, family)] = (float(w), float(b))
+    tables = [t for t in load_reference(REFERENCE)["tables"] if t["source"].startswith("Section 4.2")]
+    shipped: dict[tuple[str, str], dict[str, float]] = {}
+    for e in tables[0]["entries"]:
+        shipped.setdefault((e["model"], e["column"]), {})[e["metric"]] = e["value"]
+    assert {k: (v["W"], v["B"]) for k, v in shipped.items()} == expected
+    assert expected[("Claude-Sonnet-4", "SV")] == (73.6, 45.6) and expected[("Qwen3.6-27B (thinking)", "AI")] == (
+        54.4, 28.8)
+    assert tables[0]["attach"] == "Vigil W/B (%) per family"
+
+
+def test_feedback_deltas_as_the_spec_reads_them() -> None:
+    head, rows = markdown_table(SPEC, "| Model | ΔW | ΔB | ΔFR | ΔNR |")
+    expected = {}
+    for r in rows:
+        if "," in r[0]:  # a group of models with a range: no single number
+            continue
+        for h, c in zip(head[1:5], r[1:5], strict=True):
+            found = re.fullmatch(r"([+−-]?\d+(?:\.\d+)?)(?: \(.*\))?", c.strip())
+            if found:  # the spec's +FB table names Qwen3.6-27B without its serving mode
+                model = "Qwen3.6-27B (thinking)" if r[0] == "Qwen3.6-27B" else r[0]
+                expected[(model, h)] = float(found.group(1).replace("−", "-"))
+    shipped = _shipped("Section 4.3 (prose;")
+    assert shipped == expected and shipped[("Claude-Sonnet-4", "ΔFR")] == -23
+
+
+def test_the_feedback_pairs_absolute_numbers() -> None:
+    other = _other("| Model | ΔW | ΔB | ΔFR | ΔNR |")
+    steps = re.search(r"mean steps ([\d.]+) → ([\d.]+)", other["Claude-Sonnet-4"]).groups()
+    blocked = re.search(r"path_blocked ([\d.]+) → ([\d.]+)", other["InternVL3.5-38B"]).groups()
+    assert (_shipped("Section 4.3 (prose), the base run")[("Claude-Sonnet-4", "steps")],
+            _shipped("Section 4.3 (prose), the +FB run")[("Claude-Sonnet-4", "steps")]) == tuple(map(float, steps))
+    assert (_shipped("Section 4.3 (prose), path_blocked per episode in the base")[("InternVL3.5-38B", "path_blocked")],
+            _shipped("Section 4.3 (prose), path_blocked per episode in the +FB")[("InternVL3.5-38B", "path_blocked")]
+            ) == tuple(map(float, blocked))
+
+
+def test_every_new_number_is_in_the_papers_text() -> None:
+    if not PAPER.is_file():
+        pytest.skip("../shared/seeds is not present")
+    text = PAPER.read_text().replace("\\", "")
+    for t in load_reference(REFERENCE)["tables"]:
+        if t["source"].startswith("Section 4.") and not t["source"].startswith("Section 4 ("):
+            for e in t["entries"]:
+                assert f"{abs(e['value'])}" in text, (t["source"], e)

@@ -30,7 +30,7 @@ def expect(settlement, **figures) -> None:
 def test_w1_report_match_is_verified_success(pg) -> None:
     s, _ = run(pg, [*oracle_actions(pg), report("success")])
     expect(s, W=True, B=True, FR=False, NR=False, IL=False, outcome="success", category=None,
-           outcome_category="verified_success", closure_lag=0, steps=2)
+           outcome_category="verified_success", closure_lag=1, steps=2)  # ground, then report at once: lag 1
 
 
 def test_w1_no_report_is_nr_drift(pg) -> None:
@@ -85,18 +85,18 @@ def test_sv_needs_the_exact_label(sv) -> None:
     label = "open" if sv.data["episode"]["state_overrides"] else "closed"
     wrong = {"open": "closed", "closed": "open"}[label]
     right, _ = run(sv, [report(label)])
-    expect(right, W=True, B=True, closure_lag=0)
+    expect(right, W=True, B=True, closure_lag=1)  # the goal held from the start, the report is step 1
     for status in (wrong, "success", "fail"):
         s, _ = run(sv, [report(status)])
         expect(s, W=True, B=False, FR=True, category="FR", cf_always_success=0.0, cf_oracle=1.0)
 
 
-def test_closure_lag_counts_the_steps_between_goal_and_report() -> None:
+def test_closure_lag_is_the_report_step_minus_the_first_goal_step() -> None:
     ai = first("AI")
     actions = oracle_actions(ai)
     s, env = run(ai, [*actions, SPIN, SPIN, report("success")])
     assert env.state.log[0].progress < 1.0
-    expect(s, W=True, B=True, closure_lag=2, first_goal_step=len(actions), report_step=len(actions) + 3)
+    expect(s, W=True, B=True, closure_lag=3, first_goal_step=len(actions), report_step=len(actions) + 3)
     assert s.metrics["progress_final"] == 1.0
 
 
