@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from suite.errors import ConfigError
+from suite.models import quick_names
 from suite.models.litellm_setup import load_litellm
 from suite.models.scripted import get_script, registered_scripts
 
@@ -22,7 +23,11 @@ PROVIDER_PARAMS = ("custom_llm_provider", "api_base")
 
 
 def check_model(model: str, params: Mapping[str, Any] | None = None) -> str:
-    """The provider litellm will call for `model`; a one-line ConfigError naming what to pass otherwise."""
+    """The provider litellm will call for `model`; a one-line ConfigError naming what to pass otherwise (a bare name
+    litellm certainly cannot place is refused from litellm's files, before the seconds its import takes)."""
+    known = quick_names.files(["scripted"])
+    if known is not None and quick_names.certainly_unplaced(model, params or {}, known):
+        raise ConfigError(_unplaced(known, model))
     litellm = load_litellm()
     kwargs = {k: v for k, v in (params or {}).items() if k in PROVIDER_PARAMS and v}
     try:
