@@ -42,7 +42,7 @@ ROOM_SETS = (("Kitchen", "LivingRoom", "Bedroom", "Bathroom"), ("Kitchen", "Livi
              ("Kitchen", "LivingRoom", "Bedroom"), ("Kitchen", "Bedroom", "Bathroom"), ("LivingRoom", "Bedroom"),
              ("Kitchen", "Bathroom", "LivingRoom", "Bedroom"))
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "pack" / "data"
-CONFIG = Path(__file__).resolve().parents[3] / "configs" / "vigil.yaml"
+CONFIG = Path(__file__).resolve().parents[1] / "config.yaml"
 
 
 def invalid_limits() -> dict[str, int]:
