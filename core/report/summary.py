@@ -116,7 +116,7 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
     data_ids = {row.key: {b: d["id"] for b, d in row.data.items()} for row in placed}
     comparisons = compare_rows(host, {row.key: groups[row.key] for row in placed}, data_ids, resamples, confidence,
                                seed)
-    summary = {"format": REPORT_FORMAT, "confidence": confidence,
+    summary = {"format": REPORT_FORMAT, "confidence": confidence, "outcomes": list(OUTCOMES),
                "ci": {"method": CI_METHOD, "resamples": resamples, "confidence": confidence, "seed": seed,
                       "min_reliable_n": MIN_RELIABLE_N},
                "runs": runs, "rows": rows, "details": details, "comparisons": comparisons, "notes": notes}

@@ -7,7 +7,7 @@
   const index = S.index;
   const col = {};
   index.columns.forEach((c, i) => { col[c] = i; });
-  const OUTCOMES = ["success", "failure", "parse_failure", "budget_exhausted", "model_error", "env_error", "timeout"];
+  const OUTCOMES = summary.outcomes;  // the failure taxonomy in the core's order (`suite.records.OUTCOMES`)
 
   // ---------- safe DOM helpers ----------
   function el(tag, attrs, ...children) {
