@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import suite
-from rich.console import Console
+from suite.controls import InertConsole, InertFormatter
 from suite.errors import SuiteError
 
 #: Wide output when piped, so tables stay readable in logs; a terminal sets its own width.
-console = Console(width=None if sys.stdout.isatty() else 200)
-err_console = Console(stderr=True, width=None if sys.stderr.isatty() else 200)
+#: Control characters in anything printed (labels, model names, paths, replies) are shown as `\xNN` escapes.
+console = InertConsole(width=None if sys.stdout.isatty() else 200)
+err_console = InertConsole(stderr=True, width=None if sys.stderr.isatty() else 200)
 
 RUN_FLAGS = {
     "plugins": "run.plugins", "model": "run.model", "agent": "run.agent", "label": "run.label", "limit": "run.limit",
@@ -123,7 +124,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `suite` command."""
     args = _parser().parse_args(argv)
-    logging.basicConfig(format="warning: %(message)s", level=logging.WARNING)
+    handler = logging.StreamHandler()
+    handler.setFormatter(InertFormatter("warning: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
     try:
         from suite import commands
 
