@@ -23,7 +23,7 @@ RUN_FLAGS = {
     "plugins": "run.plugins", "model": "run.model", "agent": "run.agent", "label": "run.label", "limit": "run.limit",
     "tasks": "run.tasks", "repeats": "run.repeats", "seed": "run.seed", "out": "run.out",
     "concurrency": "run.concurrency",
-    "max_cost": "run.max_cost", "executor": "run.executor", "ray_address": "ray.address",
+    "max_cost": "run.max_cost", "executor": "run.executor", "ray_address": "ray.address", "cache": "model.cache",
 }
 
 
@@ -60,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--executor", choices=["local", "ray"],
                      help="local (default: one process) or ray (simulators as Ray actors)")
     run.add_argument("--ray-address", dest="ray_address", help="Ray cluster address (`auto` joins a running one)")
+    run.add_argument("--cache", action="store_const", const=True,
+                     help="reuse model replies that earlier runs stored in the response cache (model.cache=true; "
+                          "a run always reuses its own on --resume)")
     run.add_argument("--no-report", action="store_true", help="do not print the report at the end")
     run.add_argument(
         "overrides", nargs="*", metavar="key=value", help="config overrides, e.g. omniear.observation_mode=global"

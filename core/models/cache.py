@@ -1,5 +1,11 @@
 """A response cache in SQLite keyed by the exact request and its position in a run (WAL: safe across threads and
-processes)."""
+processes).
+
+Each reply is stored with the run that asked for it (its `cache_scope`, a random id in the run's metadata). A run
+reuses its own replies always (a resume, `--retry-infra`); a reply another run stored is reused only when
+`across_runs` (`--cache`, `model.cache=true`), and is then marked as such, so the report can say how many replies
+came from an earlier run. Caches opened with no run (`run=None`, a library user's) share the replies stored so.
+"""
 
 from __future__ import annotations
 
@@ -34,7 +40,7 @@ CREATE TABLE IF NOT EXISTS replies (
 ) WITHOUT ROWID
 """
 #: Columns added since the table's first version, each with its type (added to older cache files on open).
-ADDED_COLUMNS = {"finish_reason": "TEXT", "truncated_chars": "INTEGER NOT NULL DEFAULT 0"}
+ADDED_COLUMNS = {"finish_reason": "TEXT", "truncated_chars": "INTEGER NOT NULL DEFAULT 0", "run": "TEXT"}
 
 
 def default_cache_path() -> Path:
@@ -85,13 +91,19 @@ class CachedReply:
     completion_tokens: int
     finish_reason: str | None = None
     truncated_chars: int = 0
+    earlier_run: bool = False  # stored by another run than the cache's (reused only across runs)
 
 
 class ResponseCache:
-    """Replies by request hash in one SQLite file; one connection per thread, reopened after fork."""
+    """Replies by request hash in one SQLite file; one connection per thread, reopened after fork.
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    `run`: the run whose replies these are (None: no run); `across_runs`: whether replies stored by other runs are
+    reused (module docstring)."""
+
+    def __init__(self, path: str | Path | None = None, run: str | None = None, across_runs: bool = False) -> None:
         self.path = Path(path) if path else default_cache_path()
+        self.run = run
+        self.across_runs = across_runs
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._lock = threading.Lock()
@@ -119,22 +131,27 @@ class ResponseCache:
         return local.conn
 
     def get(self, key: str) -> CachedReply | None:
-        """The stored reply for a request hash, or None."""
+        """The stored reply for a request hash, or None (also for another run's reply unless `across_runs`)."""
         row = (
             self._connection()
-            .execute("SELECT text, prompt_tokens, completion_tokens, finish_reason, truncated_chars FROM replies "
+            .execute("SELECT text, prompt_tokens, completion_tokens, finish_reason, truncated_chars, run FROM replies "
                      "WHERE key = ?", (key,))
             .fetchone()
         )
-        return CachedReply(*row) if row else None
+        if not row:
+            return None
+        earlier = row[5] != self.run
+        if earlier and not self.across_runs:
+            return None
+        return CachedReply(*row[:5], earlier_run=earlier)
 
     def put(self, key: str, reply: ModelReply) -> None:
         """Store a reply's text, token counts, finish reason and truncation under its request hash."""
         self._connection().execute(
             "INSERT OR REPLACE INTO replies (key, model, text, prompt_tokens, completion_tokens, created_at, "
-            "finish_reason, truncated_chars) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "finish_reason, truncated_chars, run) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (key, reply.model, reply.text, reply.prompt_tokens, reply.completion_tokens, time.time(),
-             reply.finish_reason, reply.truncated_chars),
+             reply.finish_reason, reply.truncated_chars, self.run),
         )
 
     def close(self) -> None:

@@ -144,6 +144,7 @@ class ModelClient:
                     model=self.model,
                     finish_reason=hit.finish_reason,
                     truncated_chars=hit.truncated_chars,
+                    earlier_run=hit.earlier_run,
                 )
                 self.ledger.record(reply, episode)
                 return reply

@@ -216,7 +216,8 @@ def _markdown(summary: dict[str, Any]) -> str:
 #: `--format csv`: one row per report row, benchmark and headline metric, every number in a column of its own
 CSV_COLUMNS = ["model", "agent", "label", "data_tag", "benchmark", "data_kind", "data_sha256", "data_path", "metric",
                "metric_label", "percent", "mean", "ci_low", "ci_high", "n", "small_n", "ci_method", "confidence",
-               "episodes", "unfinished", "infra_failures", "tokens", "cached_tokens", "cost_usd", "reference",
+               "episodes", "unfinished", "infra_failures", "tokens", "cached_tokens", "earlier_run_replies", "cost_usd",
+               "reference",
                "condition", "column", "paper_value", "paper_diff", "source"]
 
 
@@ -234,6 +235,7 @@ def csv_records(summary: dict[str, Any]) -> list[dict[str, Any]]:
                     "confidence": summary["confidence"], "episodes": group["episodes"],
                     "unfinished": group["unfinished"], "infra_failures": group["infra_failures"],
                     "tokens": group["tokens"], "cached_tokens": group.get("cached_tokens", 0),
+                    "earlier_run_replies": group.get("earlier_run_replies", 0),
                     "cost_usd": group["cost_usd"]}
             for name, m in group["metrics"].items():
                 paper = m.get("paper") or {}
