@@ -14,6 +14,10 @@ from suite.report.reference import headline_rows, printed
 from suite.report.selection import fixes_note, selection_note
 from suite.report.terminal import Grid, fit
 
+#: how the notes under the tables name each kind of data (suite.datadirs.DataChoice.kind)
+DATA_KINDS = {"generated": "GENERATED pack (not the official data)",
+              "official": "official data (every file matches the official release)",
+              "user": "USER data (neither a generated pack nor verified as the official release)"}
 PLAIN_WIDTH = 160  # the width of the plain-text copy `render` returns
 KEY_COLUMNS = 3  # at most this many leading text columns of a detail table identify its rows
 
@@ -128,7 +132,7 @@ def _notes(summary: dict[str, Any]) -> list[str]:
     data = []
     for run in summary["runs"]:
         for bench, d in sorted(run.get("data", {}).items()):
-            kind = "GENERATED pack (not the official data)" if d.get("kind") == "generated" else "official data"
+            kind = DATA_KINDS.get(str(d.get("kind")), f"{d.get('kind')} data")
             digest = f" (sha256 {d['sha256'][:12]})" if d.get("sha256") else ""
             data.append(f"data: {bench}: {kind} at {d.get('path')}{digest}")
         for bench, sel in sorted((run.get("selection") or {}).items()):
