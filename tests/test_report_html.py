@@ -268,6 +268,7 @@ def test_browser_shows_every_outcome_and_headline_number_of_the_json_report(
     assert table["benchmark"] == "counter"
     assert {o: table[o] for o in OUTCOMES} == {o: str(n) for o, n in group["outcomes"].items()}
     assert "undefined" not in browser.find_element(By.ID, "overview").text
+    assert "; data: counter GENERATED pack at " in browser.find_element(By.ID, "overview").text  # which data
 
     head = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#headline thead th")]
     (shown,) = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
