@@ -5,8 +5,9 @@ Run: `python bench/overhead.py [--json] [--quick] [--no-inspect] [--dir DIR]`; t
 
 Everything goes through the real suite path: a run folder with its SQLite store and JSONL traces, the local
 executor, the one episode loop, the `direct` agent and `ModelClient` through litellm with a `scripted/` model
-(response cache off). The benchmark `overhead` defined below is that path's smallest plugin: each step prompts
-with the observation, the scripted model answers `ACTION: go`, and the episode ends after 10 steps. Its
+(no reply reused from an earlier run: each call reaches the model and is written to the run's response cache).
+The benchmark `overhead` defined below is that path's smallest plugin: each step prompts with the observation,
+the scripted model answers `ACTION: go`, and the episode ends after 10 steps. Its
 simulator is a counter, declared `inline_env` like OmniEAR's text world, so its calls run on the event loop (as
 the inspect-ai solver below runs its own); `overhead-threaded` is the same with a worker thread per simulator
 call, the default for simulators that do not declare it.

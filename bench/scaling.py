@@ -4,8 +4,9 @@
 Run: `python bench/scaling.py [--json] [--episodes N] [--steps N] [--work-ms MS] [--repeats N] [--ray-address ADDR]`.
 
 The workload is the `burn` benchmark defined below: each simulator step burns a fixed amount of pure-Python CPU
-work, and the `direct` agent asks `scripted/burn` (through litellm, cache off) for every action. This file is
-also the plugin module the actors load (SUITE_PLUGIN_MODULES=burn=scaling). Throughput is measured between
+work, and the `direct` agent asks `scripted/burn` (through litellm, no reply reused from an earlier run) for
+every action. This file is also the plugin module the actors load (SUITE_PLUGIN_MODULES=burn=scaling).
+Throughput is measured between
 episode completions in the driver, after every actor finished its first episode (actor start-up excluded),
 best of `--repeats` alternated runs; `machine_ratio` is what two plain processes burning the same work reach
 meanwhile (best of as many tries), the ceiling of `ratio` on a machine shared with other work.

@@ -4,8 +4,9 @@ Run: `python bench/trace_size.py [--json] [--steps N] [--dir DIR] [--longact]` (
 `--longact` about a minute more).
 
 The episode runs through the real suite path (run folder, local executor, the one episode loop, the `direct`
-agent, `ModelClient` and litellm with a `scripted/` model, cache off) on this script's own `longrun` benchmark,
-shaped like a long-horizon household benchmark (LongAct runs thousands of steps) at its worst for a trace:
+agent, `ModelClient` and litellm with a `scripted/` model, no reply reused from an earlier run) on this
+script's own `longrun` benchmark, shaped like a long-horizon household benchmark (LongAct runs thousands of
+steps) at its worst for a trace:
 every step sends a fixed system message of rules (about 2.4 KB) and one user message holding the task, the
 whole history of earlier actions and their feedback (it grows every step, without a window), and the current
 observation (about 0.6 KB); the model answers with a thought and an action. Images are stored as PNG files

@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import suite
-from rich.console import Console
+from suite.controls import InertConsole, InertFormatter
 from suite.errors import SuiteError
 
 #: Wide output when piped, so tables stay readable in logs; a terminal sets its own width.
-console = Console(width=None if sys.stdout.isatty() else 200)
-err_console = Console(stderr=True, width=None if sys.stderr.isatty() else 200)
+#: Control characters in anything printed (labels, model names, paths, replies) are shown as `\xNN` escapes.
+console = InertConsole(width=None if sys.stdout.isatty() else 200)
+err_console = InertConsole(stderr=True, width=None if sys.stderr.isatty() else 200)
 
 #: The task-selection flags `run`, `validate` and `tasks` share, and the settings they set.
 SELECTION_FLAGS = {"limit": "run.limit", "tasks": "run.tasks", "seed": "run.seed"}
@@ -24,7 +25,7 @@ RUN_FLAGS = {
     "plugins": "run.plugins", "model": "run.model", "agent": "run.agent", "label": "run.label", "limit": "run.limit",
     "tasks": "run.tasks", "repeats": "run.repeats", "seed": "run.seed", "out": "run.out",
     "concurrency": "run.concurrency",
-    "max_cost": "run.max_cost", "executor": "run.executor", "ray_address": "ray.address",
+    "max_cost": "run.max_cost", "executor": "run.executor", "ray_address": "ray.address", "cache": "model.cache",
 }
 
 
@@ -75,6 +76,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--executor", choices=["local", "ray"],
                      help="local (default: one process) or ray (simulators as Ray actors)")
     run.add_argument("--ray-address", dest="ray_address", help="Ray cluster address (`auto` joins a running one)")
+    run.add_argument("--cache", action="store_const", const=True,
+                     help="reuse model replies that earlier runs stored in the response cache (model.cache=true; "
+                          "a run always reuses its own on --resume)")
     run.add_argument("--no-report", action="store_true", help="do not print the report at the end")
     _config_arg(run)
     run.add_argument(
@@ -145,7 +149,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `suite` command."""
     args = _parser().parse_args(argv)
-    logging.basicConfig(format="warning: %(message)s", level=logging.WARNING)
+    handler = logging.StreamHandler()
+    handler.setFormatter(InertFormatter("warning: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
     try:
         from suite import commands
 

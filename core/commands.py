@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,9 @@ def _apply_data_dir(cfg: DictConfig, benchmarks: list[str], data_dir: str | None
     OmegaConf.update(cfg, f"{benchmarks[0]}.data_dir", data_dir, force_add=True)
 
 
-def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> Any:
+def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str], cache_scope: str) -> Any:
+    """The run's model client per benchmark (None for agents without a model); its response cache keeps this
+    run's replies under `cache_scope` (see suite.models.cache)."""
     uses_model = any(host.registry.agent(str(cfg.run.agent), b).uses_model for b in benchmarks)
     if not uses_model:
         return None
@@ -90,7 +93,7 @@ def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> A
 
     check_model(str(cfg.run.model), OmegaConf.to_container(cfg.model.params))
 
-    parts = shared_parts(cfg)
+    parts = shared_parts(cfg, cache_scope)
     clients = {}
     for bench in benchmarks:
         clients[bench] = client_from_config(cfg, benchmark_model_defaults(cfg.get(bench), bench), parts)
@@ -145,7 +148,8 @@ def start_session(
     Every setting, the model and the data are checked before the folder is made."""
     benchmarks = runner.resolve_benchmarks(host, _split(cfg.run.plugins))
     check_run_settings(host, cfg, benchmarks)
-    model = model or _model_client(cfg, host, benchmarks)
+    cache_scope = uuid.uuid4().hex  # the run's replies in the response cache (a resume reuses them)
+    model = model or _model_client(cfg, host, benchmarks, cache_scope)
     choices = runner.resolve_data(host, cfg, benchmarks)
     tasks, selection = runner.plan_tasks(host, cfg, benchmarks)
     meta = runner.run_metadata(host, cfg, benchmarks, choices)
@@ -154,7 +158,7 @@ def start_session(
         OmegaConf.update(cfg, "run.out", str(root))  # the saved config says where the run is
         runner.save_config(cfg, store.root)
         store.set_meta(**meta, selection=selection, created_at=time.time(), status="running",
-                       planned_episodes=len(tasks))
+                       planned_episodes=len(tasks), cache_scope=cache_scope)
         store.add_episodes((t.key, t.benchmark, t.id) for t in tasks)
 
     store = RunStore.create(runner.run_dir_names(out, runs_dir(cfg.run.get("runs_dir"))), fill)
@@ -194,8 +198,9 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
     missing = todo - {t.key for t in tasks}
     if missing:
         raise SuiteError(f"{len(missing)} unfinished episodes of {root} are no longer in the data, e.g. {min(missing)}")
-    model = _model_client(cfg, host, benchmarks)
-    store.set_meta(status="running", resumed_at=time.time())
+    cache_scope = meta.get("cache_scope") or uuid.uuid4().hex  # a run made before scopes: its own from now on
+    model = _model_client(cfg, host, benchmarks, cache_scope)
+    store.set_meta(status="running", resumed_at=time.time(), cache_scope=cache_scope)
     info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)
     labels = {b: f"{d['kind']}:{d['path']}" for b, d in meta.get("data", {}).items()}
     return runner.RunSession(host, cfg, store, info, labels, model=model), tasks

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from suite.errors import DataError
+from suite.official import is_official, load_blobs
 from suite.registry import DataSource
 from suite.schemas import read_json, validate
 
@@ -33,7 +34,7 @@ class DataChoice:
     """The data a benchmark will run on, and how it was chosen."""
 
     path: Path
-    kind: str  # "official" or "generated"
+    kind: str  # "official" (matches the official release), "generated" (a pack) or "user" (neither)
     origin: str  # "--data-dir", "SUITE_DATA_DIR", "cache", "pack"
 
     @property
@@ -64,12 +65,15 @@ def choose(source: DataSource, configured: str | None) -> DataChoice:
 
 
 def _kind(source: DataSource, path: Path) -> str:
-    """`generated` for a folder holding a valid pack manifest, `official` for one with none; a broken one fails."""
+    """`generated` for a folder holding a valid pack manifest (a broken one fails); `official` for one whose every
+    data file is a file of the benchmark's official release (`DataSource.official_blobs`); `user` otherwise."""
     manifest = path / source.pack_manifest
-    if not manifest.is_file():
+    if manifest.is_file():
+        validate(read_json(manifest), PACK_MANIFEST_SCHEMA, manifest)
+        return "generated"
+    if source.official_blobs is not None and is_official(path, load_blobs(source.official_blobs)):
         return "official"
-    validate(read_json(manifest), PACK_MANIFEST_SCHEMA, manifest)
-    return "generated"
+    return "user"
 
 
 def tree_hash(root: Path) -> str:

@@ -10,6 +10,7 @@ from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
 
+from suite.controls import json_text
 from suite.records import EpisodeRecord
 from suite.report.escape import csv_value
 from suite.store import RunStore, distinct_runs
@@ -28,7 +29,7 @@ def episode_rows(run_dirs: list[Path]) -> Iterator[dict[str, Any]]:
 
 def to_jsonl(rows: list[dict[str, Any]]) -> str:
     """One JSON object per line."""
-    return "".join(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n" for row in rows)
+    return "".join(json_text(json.dumps(row, sort_keys=True, ensure_ascii=False)) + "\n" for row in rows)
 
 
 def to_csv(rows: list[dict[str, Any]]) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from suite.controls import InertConsole, visible
 
 
 def eta_seconds(elapsed_s: float, steps_done: int, budget_done: int, budget_left: float) -> float | None:
@@ -24,7 +25,7 @@ class RunProgress:
 
     def __init__(self, total: int, console: Console | None = None, live: bool | None = None,
                  budgets: Sequence[int | None] = ()) -> None:
-        self.console = console or Console(stderr=True)
+        self.console = console or InertConsole(stderr=True)
         self.total = total
         self.done = 0
         self.success = 0
@@ -89,7 +90,7 @@ class RunProgress:
         if self._progress:
             self._progress.update(self._task, completed=self.done, stats=self._stats(), eta=shown)
             return
-        print(f"[{self.done}/{self.total}] {label}  {self._stats()}  eta {shown}", file=sys.stderr, flush=True)
+        print(f"[{self.done}/{self.total}] {visible(label)}  {self._stats()}  eta {shown}", file=sys.stderr, flush=True)
 
     def note(self, message: str) -> None:
         """A message above the progress display."""

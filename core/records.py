@@ -98,6 +98,7 @@ class Usage:
     cached_prompt_tokens: int = 0
     cached_completion_tokens: int = 0
     truncated_chars: int = 0
+    earlier_run_replies: int = 0  # replies served from the cache that an earlier run stored (`--cache`)
 
     @classmethod
     def of(cls, *replies: Any) -> Usage:
@@ -106,7 +107,7 @@ class Usage:
             r = replies[0]
             spent, cached = r.spent_and_cached
             return cls(*spent, r.cost_usd, r.cached, r.latency_s, r.finish_reason, r.truncated, *cached,
-                       r.truncated_chars)
+                       r.truncated_chars, int(r.earlier_run))
         usage = cls()
         for reply in replies:
             usage.add(reply)
@@ -123,6 +124,7 @@ class Usage:
         self.cost_usd += reply.cost_usd
         self.latency_s += reply.latency_s
         self.truncated_chars += reply.truncated_chars
+        self.earlier_run_replies += reply.earlier_run
         self.finish_reason, self.truncated = reply.finish_reason, self.truncated or reply.truncated
 
 
@@ -208,6 +210,7 @@ class EpisodeRecord:
     truncated_steps: int = 0  # steps whose reply was cut at the token limit (finish_reason `length`)
     cached_prompt_tokens: int = 0  # served from the response cache: not spent, not in prompt_tokens
     cached_completion_tokens: int = 0
+    earlier_run_replies: int = 0  # replies served from the cache that an earlier run stored (`--cache`)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form stored in the run database."""

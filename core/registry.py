@@ -122,6 +122,9 @@ class DataSource:
     pull: Callable[[Path, Any], None] | None = None
     is_data_dir: Callable[[Path], bool] | None = None
     pack_manifest: str = "PACK.json"  # a data dir holding this file is a generated pack, wherever it was copied
+    #: the official release's git blob ids (a manifest, see suite.official): a data dir is `official` only when
+    #: every data file in it is one of them; without one, any data dir that is not a pack is `user` data
+    official_blobs: Path | None = None
     plugin: str = ""
 
 

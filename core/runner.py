@@ -123,6 +123,7 @@ class RunSession:
             completion_tokens=sum(u.completion_tokens for u in usage),
             cached_prompt_tokens=sum(u.cached_prompt_tokens for u in usage),
             cached_completion_tokens=sum(u.cached_completion_tokens for u in usage),
+            earlier_run_replies=sum(u.earlier_run_replies for u in usage),
             cost_usd=sum(u.cost_usd for u in usage),
             truncated_steps=sum(u.truncated for u in usage),
             duration_s=round(result.duration_s, 6),

@@ -365,7 +365,8 @@ class RunStore:
                 out[rec["benchmark"]][kind].add(Spend(1, rec["steps"], rec["prompt_tokens"],
                                                       rec["completion_tokens"], rec["cost_usd"],
                                                       rec.get("cached_prompt_tokens", 0),
-                                                      rec.get("cached_completion_tokens", 0)))
+                                                      rec.get("cached_completion_tokens", 0),
+                                                      rec.get("earlier_run_replies", 0)))
         for path in self.partial_traces():
             benchmark, spent = trace_spend(path)
             if benchmark is not None:

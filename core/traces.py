@@ -179,6 +179,7 @@ class Spend:
     cost_usd: float = 0.0
     cached_prompt_tokens: int = 0
     cached_completion_tokens: int = 0
+    earlier_run_replies: int = 0  # replies served from the cache that an earlier run stored (`--cache`)
 
     @property
     def tokens(self) -> int:
@@ -199,6 +200,7 @@ class Spend:
         self.cost_usd += other.cost_usd
         self.cached_prompt_tokens += other.cached_prompt_tokens
         self.cached_completion_tokens += other.cached_completion_tokens
+        self.earlier_run_replies += other.earlier_run_replies
 
 
 def trace_spend(path: Path) -> tuple[str | None, Spend]:
@@ -222,4 +224,5 @@ def trace_spend(path: Path) -> tuple[str | None, Spend]:
                 spend.cost_usd += usage["cost_usd"]
                 spend.cached_prompt_tokens += usage.get("cached_prompt_tokens", 0)
                 spend.cached_completion_tokens += usage.get("cached_completion_tokens", 0)
+                spend.earlier_run_replies += usage.get("earlier_run_replies", 0)
     return benchmark, spend

@@ -24,7 +24,7 @@ def _steps(out: Path, episode_id: str) -> list[dict[str, Any]]:
 
 def test_repeats_and_identical_prompts_each_reach_the_model_and_a_rerun_costs_nothing(tmp_path: Path) -> None:
     """Every repeat is sampled anew and so is a byte-identical prompt after an unparsable reply; the same run
-    again is served from the cache, and its tokens are counted as cached, not spent."""
+    again with --cache is served from the cache, and its tokens are counted as cached, not spent."""
     script = register_script("t-mumble", lambda messages: f"mumble {script.calls}")
     first = tmp_path / "first"
     assert main([*RUN, "--model", "scripted/t-mumble", "--tasks", "c01", "--repeats", "3", "--out", str(first)]) == 0
@@ -35,7 +35,8 @@ def test_repeats_and_identical_prompts_each_reach_the_model_and_a_rerun_costs_no
     assert all(r["prompt_tokens"] > 0 and r["cached_prompt_tokens"] == 0 for r in records)
 
     again = tmp_path / "again"
-    assert main([*RUN, "--model", "scripted/t-mumble", "--tasks", "c01", "--repeats", "3", "--out", str(again)]) == 0
+    assert main([*RUN, "--model", "scripted/t-mumble", "--tasks", "c01", "--repeats", "3", "--out", str(again),
+                 "--cache"]) == 0
     assert script.calls == 21  # nothing asked twice
     for old, new in zip(records, _records(again), strict=True):
         assert [s["reply"] for s in _steps(again, new["episode_id"])] == \
@@ -43,12 +44,58 @@ def test_repeats_and_identical_prompts_each_reach_the_model_and_a_rerun_costs_no
         assert (new["prompt_tokens"], new["completion_tokens"], new["cost_usd"]) == (0, 0, 0)
         assert (new["cached_prompt_tokens"], new["cached_completion_tokens"]) == \
             (old["prompt_tokens"], old["completion_tokens"])
+        assert new["earlier_run_replies"] == 7 and old["earlier_run_replies"] == 0
+
+
+def test_a_new_run_asks_the_model_again_unless_cache_is_given(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """At temperature 1.0 two runs are two samples: the second run makes every request again (the response cache
+    is reused across runs only with --cache / model.cache=true), and a run that reused replies says how many."""
+    script = register_script("t-sample", lambda messages: f"sample {script.calls}")
+    args = ["run", "--plugins", "template", "--no-report", "--model", "scripted/t-sample", "--tasks", "c01"]
+    for name in ("one", "two"):
+        assert main([*args, "--out", str(tmp_path / name), "model.temperature=1.0"]) == 0
+    assert script.calls == 14  # 7 steps, asked twice
+    assert [s["reply"] for s in _steps(tmp_path / "two", "counter/c01")] != \
+        [s["reply"] for s in _steps(tmp_path / "one", "counter/c01")]
+    assert main([*args, "--out", str(tmp_path / "three"), "model.temperature=1.0", "model.cache=true"]) == 0
+    assert script.calls == 14  # every reply from the cache
+    capsys.readouterr()
+    for name, reused in (("two", 0), ("three", 7)):
+        assert main(["report", str(tmp_path / name), "--format", "json"]) == 0
+        summary = json.loads(capsys.readouterr().out)
+        assert summary["rows"][0]["benchmarks"]["counter"]["earlier_run_replies"] == reused
+        notes = [n for n in summary["notes"] if n.startswith("REUSED replies")]
+        assert notes == ([f"REUSED replies: scripted/t-sample / direct / counter: {reused} model replies came from "
+                          "the response cache of an earlier run (--cache), not from new requests"] if reused else [])
+    assert main(["report", str(tmp_path / "three")]) == 0
+    assert "REUSED replies" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_run_reuses_its_own_replies_when_it_is_resumed(tmp_path: Path) -> None:
+    """Without --cache, a run retried with `--resume --retry-infra` is still served its own cached replies: they
+    are this run's samples (no request made, none counted as an earlier run's)."""
+    import sqlite3
+
+    script = register_script("t-own", lambda messages: f"own {script.calls}")
+    out = tmp_path / "run"
+    assert main([*RUN, "--model", "scripted/t-own", "--tasks", "c01", "--out", str(out)]) == 0
+    assert script.calls == 7
+    db = sqlite3.connect(out / "run.sqlite")  # as if the episode had ended in an infra failure
+    db.execute("UPDATE episodes SET record = json_set(record, '$.outcome', 'model_error')")
+    db.commit()
+    db.close()
+    assert main(["run", "--resume", str(out), "--retry-infra", "--no-report"]) == 0
+    assert script.calls == 7
+    (record,) = _records(out)
+    assert record["steps"] == 7 and record["prompt_tokens"] == 0 and record["earlier_run_replies"] == 0
 
 
 def test_the_report_counts_cached_tokens_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     register_script("t-steady", lambda messages: "ACTION: +1")
     for name in ("a", "b"):
-        assert main([*RUN, "--model", "scripted/t-steady", "--tasks", "c02", "--out", str(tmp_path / name)]) == 0
+        assert main([*RUN, "--model", "scripted/t-steady", "--tasks", "c02", "--out", str(tmp_path / name),
+                     "--cache"]) == 0
     capsys.readouterr()
     assert main(["report", str(tmp_path / "b"), "--format", "json"]) == 0
     group = json.loads(capsys.readouterr().out)["rows"][0]["benchmarks"]["counter"]

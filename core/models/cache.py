@@ -1,5 +1,12 @@
 """A response cache in SQLite keyed by the exact request and its position in a run (WAL: safe across threads and
-processes)."""
+processes).
+
+Each reply is stored under its request hash and the run that asked for it (its `cache_scope`, a random id in the
+run's metadata), so another run asking the same never replaces it. A run reuses its own replies always (a resume,
+`--retry-infra`); the latest reply another run stored for the request is reused only when `across_runs`
+(`--cache`, `model.cache=true`), and is then marked as such, so the report can say how many replies came from an
+earlier run. Caches opened with no run (`run=None`, a library user's) share the replies stored so.
+"""
 
 from __future__ import annotations
 
@@ -34,7 +41,11 @@ CREATE TABLE IF NOT EXISTS replies (
 ) WITHOUT ROWID
 """
 #: Columns added since the table's first version, each with its type (added to older cache files on open).
-ADDED_COLUMNS = {"finish_reason": "TEXT", "truncated_chars": "INTEGER NOT NULL DEFAULT 0"}
+#: `run` and `request` (the request hash; the row's key is `<request>:<run>` for a run's reply) since runs were kept
+#: apart.
+ADDED_COLUMNS = {"finish_reason": "TEXT", "truncated_chars": "INTEGER NOT NULL DEFAULT 0", "run": "TEXT",
+                 "request": "TEXT"}
+_COLUMNS = "text, prompt_tokens, completion_tokens, finish_reason, truncated_chars, run"
 
 
 def default_cache_path() -> Path:
@@ -85,13 +96,19 @@ class CachedReply:
     completion_tokens: int
     finish_reason: str | None = None
     truncated_chars: int = 0
+    earlier_run: bool = False  # stored by another run than the cache's (reused only across runs)
 
 
 class ResponseCache:
-    """Replies by request hash in one SQLite file; one connection per thread, reopened after fork."""
+    """Replies by request hash in one SQLite file; one connection per thread, reopened after fork.
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    `run`: the run whose replies these are (None: no run); `across_runs`: whether replies stored by other runs are
+    reused (module docstring)."""
+
+    def __init__(self, path: str | Path | None = None, run: str | None = None, across_runs: bool = False) -> None:
         self.path = Path(path) if path else default_cache_path()
+        self.run = run
+        self.across_runs = across_runs
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._lock = threading.Lock()
@@ -113,28 +130,35 @@ class ResponseCache:
                         conn.execute(f"ALTER TABLE replies ADD COLUMN {column} {kind}")
                     except sqlite3.OperationalError:  # another process added it first
                         pass
+            conn.execute("CREATE INDEX IF NOT EXISTS replies_request ON replies(request)")
             local.conn, local.pid = conn, os.getpid()
             with self._lock:
                 self._connections.append((os.getpid(), conn))
         return local.conn
 
     def get(self, key: str) -> CachedReply | None:
-        """The stored reply for a request hash, or None."""
-        row = (
-            self._connection()
-            .execute("SELECT text, prompt_tokens, completion_tokens, finish_reason, truncated_chars FROM replies "
-                     "WHERE key = ?", (key,))
-            .fetchone()
-        )
-        return CachedReply(*row) if row else None
+        """The stored reply for a request hash, or None (also for another run's reply unless `across_runs`)."""
+        conn = self._connection()
+        row = conn.execute(f"SELECT {_COLUMNS} FROM replies WHERE key = ?", (self._row_key(key),)).fetchone()
+        if row is None and self.across_runs:  # the latest another run stored (or one stored before runs had ids)
+            row = conn.execute(f"SELECT {_COLUMNS} FROM replies WHERE request = ? ORDER BY created_at DESC LIMIT 1",
+                               (key,)).fetchone() or conn.execute(
+                f"SELECT {_COLUMNS} FROM replies WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        return CachedReply(*row[:5], earlier_run=row[5] != self.run)
+
+    def _row_key(self, key: str) -> str:
+        """The row of this run's reply to a request: `<request>:<run>` (the request hash alone without a run)."""
+        return key if self.run is None else f"{key}:{self.run}"
 
     def put(self, key: str, reply: ModelReply) -> None:
         """Store a reply's text, token counts, finish reason and truncation under its request hash."""
         self._connection().execute(
             "INSERT OR REPLACE INTO replies (key, model, text, prompt_tokens, completion_tokens, created_at, "
-            "finish_reason, truncated_chars) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (key, reply.model, reply.text, reply.prompt_tokens, reply.completion_tokens, time.time(),
-             reply.finish_reason, reply.truncated_chars),
+            "finish_reason, truncated_chars, run, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (self._row_key(key), reply.model, reply.text, reply.prompt_tokens, reply.completion_tokens, time.time(),
+             reply.finish_reason, reply.truncated_chars, self.run, key),
         )
 
     def close(self) -> None:

@@ -12,7 +12,7 @@ from suite.models.ledger import CostLedger, Ledger
 from suite.models.limiter import Limiter, RateLimiter
 from suite.models.litellm_setup import load_litellm
 from suite.models.pricing import TokenPrice, reply_cost
-from suite.models.redact import is_key_variable, known_secrets
+from suite.models.redact import is_key_variable, known_secrets, mask
 from suite.models.reply import ModelReply, storable_text
 from suite.models.retry import MalformedReply, RetryPolicy, is_model_failure, model_error
 from suite.models.scripted import find_script
@@ -72,6 +72,9 @@ class ModelClient:
         self._calls: dict[str, tuple[int | None, int]] = {}  # episode -> (its latest step, calls made in it)
         self._free = self._provider in FREE_PROVIDERS or "mock_response" in params
         self._needs_key_check = not (self._free or any(k.startswith(CREDENTIAL_PARAMS) for k in params))
+        #: credentials a reply may echo (a key in model.params, the provider keys litellm reads from the
+        #: environment): masked before a reply is cached, stored in a trace or shown
+        self._secrets = known_secrets(self._params)
 
     @property
     def max_tokens(self) -> int | None:
@@ -130,7 +133,7 @@ class ModelClient:
             hit = self.cache.get(key)
             if hit is not None:
                 reply = ModelReply(
-                    text=hit.text,
+                    text=mask(hit.text, self._secrets),
                     prompt_tokens=hit.prompt_tokens,
                     completion_tokens=hit.completion_tokens,
                     cost_usd=0.0,
@@ -141,6 +144,7 @@ class ModelClient:
                     model=self.model,
                     finish_reason=hit.finish_reason,
                     truncated_chars=hit.truncated_chars,
+                    earlier_run=hit.earlier_run,
                 )
                 self.ledger.record(reply, episode)
                 return reply
@@ -158,7 +162,7 @@ class ModelClient:
         cost, cost_known = reply_cost(
             self.model, response, prompt_tokens, completion_tokens, self.price, self._free
         )
-        text = storable_text(response.choices[0].message.content or "")
+        text = mask(storable_text(response.choices[0].message.content or ""), self._secrets)
         cut = len(text) - self.max_reply_chars if self.max_reply_chars else 0
         if cut > 0:
             text = text[: self.max_reply_chars]
@@ -220,7 +224,7 @@ class ModelClient:
                 raise
             failure = exc
         if failure is not None:  # raised outside the handler: no traceback context that could hold a key
-            raise model_error(failure, self.model, provider, attempts, known_secrets(self._params))
+            raise model_error(failure, self.model, provider, attempts, self._secrets)
         return response, attempts
 
     async def _attempt(self, litellm: Any, request: dict[str, Any], provider: str, reserved: int) -> Any:

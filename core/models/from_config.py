@@ -37,13 +37,14 @@ class SharedParts:
     retry: RetryPolicy
 
 
-def shared_parts(cfg: Any) -> SharedParts:
-    """The run-wide limiter, ledger (with `run.max_cost`), cache and retry policy from the config."""
+def shared_parts(cfg: Any, cache_scope: str | None = None) -> SharedParts:
+    """The run-wide limiter, ledger (with `run.max_cost`), cache and retry policy from the config; the cache keeps
+    the run's replies under `cache_scope` and reuses other runs' only with `model.cache=true` (`--cache`)."""
     model = cfg.model
     return SharedParts(
         limiter=RateLimiter(default=Limit(rpm=model.get("rpm"), tpm=model.get("tpm"))),
         ledger=CostLedger(cfg.run.get("max_cost")),
-        cache=ResponseCache(model.get("cache_path")) if model.get("cache", True) else None,
+        cache=ResponseCache(model.get("cache_path"), run=cache_scope, across_runs=bool(model.get("cache", False))),
         retry=RetryPolicy(
             attempts=int(model.get("retries", 5)) + 1,
             base_s=float(model.get("backoff_base_s", 1.0)),

@@ -1,4 +1,4 @@
-"""Keeps credentials out of error messages and cache keys."""
+"""Keeps credentials out of error messages, cache keys, replies, traces, the cache and every warning."""
 
 from __future__ import annotations
 
@@ -24,15 +24,34 @@ def is_key_variable(name: str) -> bool:
     return bool(SECRET_ENV.search(name))
 
 
+def _secret_values(params: Mapping[str, Any], inside: bool = False) -> list[str]:
+    """String values under a secret-looking name in `params`, at any depth (`extra_headers={"Authorization":
+    ...}` included); `inside`: every string of this mapping is under such a name."""
+    values = []
+    for name, value in params.items():
+        secret = inside or is_secret_name(str(name))
+        if isinstance(value, Mapping):
+            values += _secret_values(value, secret)
+        elif secret and isinstance(value, str) and value:
+            values.append(value)
+    return values
+
+
 def known_secrets(params: Mapping[str, Any]) -> list[str]:
-    """Credential values in `params` and in secret-looking environment variables."""
-    values = [str(v) for k, v in params.items() if v and is_secret_name(k) and isinstance(v, str)]
-    values += [v for k, v in os.environ.items() if is_key_variable(k)]
+    """Credential values in `params` and in secret-looking environment variables (the keys litellm reads),
+    longest first."""
+    values = _secret_values(params) + [v for k, v in os.environ.items() if is_key_variable(k)]
     return sorted({v for v in values if len(v) >= MIN_SECRET_LEN}, key=len, reverse=True)
+
+
+def mask(text: str, secrets: Iterable[str]) -> str:
+    """`text` with every known secret value masked (a model's reply: nothing else in it is touched)."""
+    for secret in secrets:
+        if secret in text:
+            text = text.replace(secret, MASK)
+    return text
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:
     """`text` with every known secret and anything shaped like an API key masked."""
-    for secret in secrets:
-        text = text.replace(secret, MASK)
-    return KEY_SHAPES.sub(MASK, text)
+    return KEY_SHAPES.sub(MASK, mask(text, secrets))

@@ -25,6 +25,7 @@ class ModelReply:
     #: why the model stopped (`stop`, `length`: cut at max_tokens or the context, ...); None when not said
     finish_reason: str | None = None
     truncated_chars: int = 0  # characters cut off the end of the reply by the client's `max_reply_chars`
+    earlier_run: bool = False  # served from the cache, stored there by an earlier run (`--cache`)
 
     @property
     def truncated(self) -> bool:

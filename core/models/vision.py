@@ -16,6 +16,7 @@ from typing import Any
 
 from suite.errors import ConfigError
 from suite.models.litellm_setup import load_litellm
+from suite.models.redact import known_secrets, redact
 from suite.models.retry import LITELLM_PREFIX, reached_no_server
 
 #: A 1x1 PNG: the smallest image a probe can send.
@@ -72,7 +73,8 @@ def _probe(litellm: Any, model: str, params: Mapping[str, Any]) -> Vision:
         litellm.completion(model=model, messages=probe_messages(), **request)
     except Exception as exc:  # litellm's errors carry the HTTP status; anything else decides nothing
         status = getattr(exc, "status_code", None)
-        reason = LITELLM_PREFIX.sub("", " ".join(str(exc).split()))[:160]
+        # a server may echo the request's key in its error body (a 401 often does): never in a warning
+        reason = LITELLM_PREFIX.sub("", " ".join(redact(str(exc), known_secrets(params)).split()))[:160]
         refused = isinstance(status, int) and status >= 400 and status not in UNDECIDED_STATUSES
         if refused and not reached_no_server(exc):
             return Vision(False, f"a probe request with an image failed: status {status}, {reason}")

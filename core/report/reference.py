@@ -84,7 +84,7 @@ def reference_section(host: PluginHost | None, summary: dict[str, Any]) -> dict[
         kinds = {run.get("data", {}).get(bench, {}).get("kind") for run in summary["runs"]} - {None}
         other = sorted(k for k in kinds if k != ref["data"]["kind"])
         caveat = (f"{bench}: the paper's numbers are on {ref['data']['description']}; these runs used "
-                  f"{' and '.join('a GENERATED pack' if k == 'generated' else f'{k} data' for k in other)}, so "
+                  f"{' and '.join(_data_kind(k) for k in other)}, so "
                   "the paper rows are not like-for-like" if other else None)
         matches = {i: paper_model(ref, row["model"]) for i, row in enumerate(summary["rows"])}
         out[bench] = {"paper": ref["paper"], "data": ref["data"], "models": ref["models"], "cited": _cited(ref),
@@ -93,6 +93,15 @@ def reference_section(host: PluginHost | None, summary: dict[str, Any]) -> dict[
                       + [f"{source}: {diff}" for source, diff in off.items() if diff],
                       "entries": entries, "matches": {str(i): m for i, m in matches.items() if m}}
     return out
+
+
+def _data_kind(kind: str) -> str:
+    """How the caveat names data of a kind other than the paper's."""
+    if kind == "generated":
+        return "a GENERATED pack"
+    if kind == "user":
+        return "USER data (not verified as the official release)"
+    return f"{kind} data"
 
 
 def _run_settings(summary: dict[str, Any], bench: str) -> list[dict[str, Any]]:

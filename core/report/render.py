@@ -14,6 +14,10 @@ from suite.report.reference import headline_rows, printed
 from suite.report.selection import fixes_note, selection_note
 from suite.report.terminal import Grid, fit
 
+#: how the notes under the tables name each kind of data (suite.datadirs.DataChoice.kind)
+DATA_KINDS = {"generated": "GENERATED pack (not the official data)",
+              "official": "official data (every file matches the official release)",
+              "user": "USER data (neither a generated pack nor verified as the official release)"}
 PLAIN_WIDTH = 160  # the width of the plain-text copy `render` returns
 KEY_COLUMNS = 3  # at most this many leading text columns of a detail table identify its rows
 
@@ -128,7 +132,7 @@ def _notes(summary: dict[str, Any]) -> list[str]:
     data = []
     for run in summary["runs"]:
         for bench, d in sorted(run.get("data", {}).items()):
-            kind = "GENERATED pack (not the official data)" if d.get("kind") == "generated" else "official data"
+            kind = DATA_KINDS.get(str(d.get("kind")), f"{d.get('kind')} data")
             digest = f" (sha256 {d['sha256'][:12]})" if d.get("sha256") else ""
             data.append(f"data: {bench}: {kind} at {d.get('path')}{digest}")
         for bench, sel in sorted((run.get("selection") or {}).items()):
@@ -216,7 +220,8 @@ def _markdown(summary: dict[str, Any]) -> str:
 #: `--format csv`: one row per report row, benchmark and headline metric, every number in a column of its own
 CSV_COLUMNS = ["model", "agent", "label", "data_tag", "benchmark", "data_kind", "data_sha256", "data_path", "metric",
                "metric_label", "percent", "mean", "ci_low", "ci_high", "n", "small_n", "ci_method", "confidence",
-               "episodes", "unfinished", "infra_failures", "tokens", "cached_tokens", "cost_usd", "reference",
+               "episodes", "unfinished", "infra_failures", "tokens", "cached_tokens", "earlier_run_replies", "cost_usd",
+               "reference",
                "condition", "column", "paper_value", "paper_diff", "source"]
 
 
@@ -234,6 +239,7 @@ def csv_records(summary: dict[str, Any]) -> list[dict[str, Any]]:
                     "confidence": summary["confidence"], "episodes": group["episodes"],
                     "unfinished": group["unfinished"], "infra_failures": group["infra_failures"],
                     "tokens": group["tokens"], "cached_tokens": group.get("cached_tokens", 0),
+                    "earlier_run_replies": group.get("earlier_run_replies", 0),
                     "cost_usd": group["cost_usd"]}
             for name, m in group["metrics"].items():
                 paper = m.get("paper") or {}

@@ -69,6 +69,8 @@ def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[
         "cost_usd": round(sum(s.cost_usd for s in spend.values()), 6),
         "tokens": sum(s.tokens for s in spend.values()),
         "cached_tokens": sum(s.cached_tokens for s in spend.values()),
+        # replies an earlier run stored in the response cache, reused with --cache (model.cache=true)
+        "earlier_run_replies": sum(s.earlier_run_replies for s in spend.values()),
         "spend": {kind: {**asdict(s), "cost_usd": round(s.cost_usd, 6)} for kind, s in spend.items()},
     }
 
@@ -108,6 +110,7 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
             "benchmarks": {b: summarize_benchmark(host, b, benches.get(b, []), unfinished[row.key][b],
                                                   resamples, confidence, seed, spend[row.key][b]) for b in names},
         })
+    notes += _earlier_run_notes(rows)
     details = {}
     for bench, records in sorted(all_records.items()):
         spec = host.registry.benchmarks.get(bench) if host else None
@@ -116,13 +119,26 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
     data_ids = {row.key: {b: d["id"] for b, d in row.data.items()} for row in placed}
     comparisons = compare_rows(host, {row.key: groups[row.key] for row in placed}, data_ids, resamples, confidence,
                                seed)
-    summary = {"format": REPORT_FORMAT, "confidence": confidence,
+    summary = {"format": REPORT_FORMAT, "confidence": confidence, "outcomes": list(OUTCOMES),
                "ci": {"method": CI_METHOD, "resamples": resamples, "confidence": confidence, "seed": seed,
                       "min_reliable_n": MIN_RELIABLE_N},
                "runs": runs, "rows": rows, "details": details, "comparisons": comparisons, "notes": notes}
     if reference:
         add_reference(host, summary)
     return summary
+
+
+def _earlier_run_notes(rows: list[dict[str, Any]]) -> list[str]:
+    """A line per row and benchmark some of whose replies came from an earlier run's cached replies (`--cache`):
+    those replies are that run's samples, not new ones."""
+    notes = []
+    for row in rows:
+        for bench, group in row["benchmarks"].items():
+            if group["earlier_run_replies"]:
+                name = f"{row['model'] or '-'} / {row['agent']}" + (f" ({row['label']})" if row.get("label") else "")
+                notes.append(f"REUSED replies: {name} / {bench}: {group['earlier_run_replies']} model replies came "
+                             "from the response cache of an earlier run (--cache), not from new requests")
+    return notes
 
 
 def _collect(row: Row, stores: list[RunStore], groups: dict[str, list[dict[str, Any]]], unfinished: dict[str, int],

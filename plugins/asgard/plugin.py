@@ -69,6 +69,7 @@ def register(registry: Registry) -> None:
         pack_dir=PACK_DIR,
         pack_label="generated AsgardBench pack (seeded, oracle-validated; not the paper's 108 plans)",
         pull=_pull,
+        official_blobs=HERE / "official_blobs.json",
         is_data_dir=is_data_dir,
         pack_manifest=PACK_MANIFEST,
     ))

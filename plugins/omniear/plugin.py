@@ -107,6 +107,7 @@ def register(registry: Registry) -> None:
         pack_dir=PACK_DIR,
         pack_label="generated OmniEAR pack (seeded, oracle-validated)",
         pull=_pull,
+        official_blobs=HERE / "official_blobs.json",
         is_data_dir=_is_data_dir,
     ))
     from suite_omniear.conformance import run_conformance

@@ -205,3 +205,20 @@ def test_a_long_reply_is_cut_and_says_so(tmp_path: Path) -> None:
     assert (hit.cached, hit.text, hit.truncated_chars) == (True, cut.text, 900)
     whole = asyncio.run(ask(None))  # another cap is another request: not served the cut reply
     assert (whole.cached, len(whole.text), whole.truncated_chars) == (False, 1000, 0)
+
+
+def test_runs_keep_their_own_replies_and_share_them_only_across_runs(tmp_path: Path) -> None:
+    """A run reads back its own reply to a request even after another run stored a different one; a third run
+    reads another run's (the latest) only with `across_runs`, marked as an earlier run's."""
+    from suite.models import ModelReply
+
+    path = tmp_path / "c.sqlite"
+    first, second = ResponseCache(path, run="a"), ResponseCache(path, run="b")
+    first.put("k", ModelReply("from a", 1, 1, 0.0, False, 0.0, "k", 1, "m"))
+    assert second.get("k") is None  # not without --cache
+    second.put("k", ModelReply("from b", 1, 1, 0.0, False, 0.0, "k", 1, "m"))
+    own = first.get("k")
+    assert own is not None and own.text == "from a" and not own.earlier_run
+    shared = ResponseCache(path, run="c", across_runs=True).get("k")
+    assert shared is not None and shared.text == "from b" and shared.earlier_run
+    assert ResponseCache(path, run="c").get("k") is None

@@ -39,8 +39,9 @@ def test_client_from_config(tmp_path: Path) -> None:
     assert (client.retry.attempts, client.retry.base_s, client.retry.max_s) == (3, 0.5, 4.0)
     assert client.cache is not None and client.cache.path == tmp_path / "r.sqlite"
     assert asyncio.run(client.complete([{"role": "user", "content": "x"}])).text == "ok"
-    cfg.model.cache = False
-    assert client_from_config(cfg).cache is None
+    assert client.cache.across_runs  # model.cache=true: replies of earlier runs are reused
+    cfg.model.cache = False  # a run's own replies are still cached (resume), others' are not reused
+    assert client_from_config(cfg).cache is not None and not client_from_config(cfg).cache.across_runs
 
 
 def test_a_benchmark_preset_overlays_its_defaults() -> None:

@@ -96,10 +96,31 @@ def test_truncated_replies_are_flagged_in_the_trace_cached_and_counted_in_the_re
     assert f"TRUNCATED replies: openai/local / counter: {share}" in printed, printed[-900:]
     store.close()
     requests = len(openai_server.requests)
-    again = tmp_path / "again"  # from the cache: the same flags, no request
-    main([*args, "--out", str(again)])
+    again = tmp_path / "again"  # from the cache (--cache): the same flags, no request
+    main([*args, "--out", str(again), "--cache"])
     assert len(openai_server.requests) == requests
     assert RunStore(again).records()[0]["truncated_steps"] == record["truncated_steps"]
+
+
+def test_a_second_run_at_temperature_one_asks_the_server_again_unless_cache_is_given(
+    openai_server: Any, tmp_path: Path
+) -> None:
+    from suite.cli import main
+    from suite.store import RunStore
+
+    for n in range(200):
+        openai_server.then(text=f"sample {n}\nACTION: +1")
+    args = ["run", "--plugins", "template", "--model", "openai/local", "--no-report", "--tasks", "c01",
+            "--concurrency", "1"]
+    params = ["model.temperature=1.0", f"model.params.api_base={openai_server.api_base}", "model.params.api_key=sk-x"]
+    assert main([*args, "--out", str(tmp_path / "one"), *params]) == 0
+    first = len(openai_server.requests)
+    assert main([*args, "--out", str(tmp_path / "two"), *params]) == 0
+    assert first > 0 and len(openai_server.requests) == 2 * first  # a new run: new samples
+    assert main([*args, "--out", str(tmp_path / "three"), "--cache", *params]) == 0
+    assert len(openai_server.requests) == 2 * first  # --cache: every reply reused
+    record = RunStore(tmp_path / "three").records()[0]
+    assert record["earlier_run_replies"] == record["steps"] == first
 
 
 def test_a_served_context_smaller_than_max_tokens_is_warned_once(

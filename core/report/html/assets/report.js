@@ -7,7 +7,7 @@
   const index = S.index;
   const col = {};
   index.columns.forEach((c, i) => { col[c] = i; });
-  const OUTCOMES = ["success", "failure", "parse_failure", "budget_exhausted", "model_error", "env_error", "timeout"];
+  const OUTCOMES = summary.outcomes;  // the failure taxonomy in the core's order (`suite.records.OUTCOMES`)
 
   // ---------- safe DOM helpers ----------
   function el(tag, attrs, ...children) {
@@ -170,7 +170,10 @@
       }
     }
     const notes = summary.notes || [];
-    const runs = summary.runs.map((r) => "run " + r.path + ": " + (r.model || "-") + " / " + r.agent + ", " + r.status);
+    const kinds = {generated: "GENERATED pack", official: "official data", user: "USER data (not verified as official)"};
+    const data = (r) => Object.keys(r.data || {}).sort().map((b) => "; data: " + b + " " +
+      (kinds[r.data[b].kind] || r.data[b].kind + " data") + " at " + r.data[b].path).join("");
+    const runs = summary.runs.map((r) => "run " + r.path + ": " + (r.model || "-") + " / " + r.agent + ", " + r.status + data(r));
     root.append(el("h2", {}, "Notes and runs"));
     root.append(el("ul", {class: "notes"}, ...notes.concat(runs).map((n) => el("li", {}, n))));
   }
