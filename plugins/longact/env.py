@@ -306,7 +306,8 @@ def env_settings(config: Any) -> dict[str, Any]:
         "privileged_hints": bool(get("privileged_hints", False)),
         "opaque_ids": bool(get("opaque_ids", True)),
         "images": tuple(get("images") if get("images") is not None else ("rgb", "depth", "segmentation")),
-        "ir": {k: (get("ir") or {}).get(k) for k in ("n", "accumulated", "axis") if (get("ir") or {}).get(k)},
+        "ir": {k: (get("ir") or {}).get(k) for k in ("n", "accumulated", "axis", "normalise")
+               if (get("ir") or {}).get(k)},
     }
 
 

@@ -9,7 +9,8 @@ from suite_longact.vocabulary import SCENARIOS, SPLITS
 
 IMAGE_MODES = ("rgb", "depth", "segmentation")
 ACCUMULATED = ("current", "ever")  # GC of the state now, or of items that ever held
-AXES = ("raw", "efficiency")
+AXES = ("raw", "efficiency", "active")
+NORMALISE = ("none", "final")  # IR on the GC as it is, or on the GC divided by its final value
 BACKENDS = ("household", "ai2thor")
 
 POSITIVE = {"type": "number", "exclusiveMinimum": 0}
@@ -42,6 +43,7 @@ CONFIG_SCHEMA: dict[str, Any] = {
                 "n": {"type": "integer", "minimum": 2},
                 "accumulated": one_of(ACCUMULATED),
                 "axis": one_of(AXES),
+                "normalise": one_of(NORMALISE),
             },
         },
         "env": {"type": "object", "properties": {"backend": one_of(BACKENDS)}},
