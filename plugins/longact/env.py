@@ -128,11 +128,11 @@ class LongActEnv:
         self.ids = None
 
     def _private(self, obj: Any) -> Any:
-        """The pack id of the instance an action names (an id the agent was never shown stays as it is, and fails)."""
+        """The pack id of the instance an action names (an id the agent was never shown names nothing, and fails)."""
         if self.ids is None or not isinstance(obj, str):
             return obj
         found = self.ids.private(obj)
-        return found if found is not None else obj
+        return found if found is not None else f"{obj} (an id never shown)"
 
     def _public(self, oid: str | None) -> str | None:
         return oid if self.ids is None or oid is None else self.ids.public(oid)

@@ -81,7 +81,7 @@ def test_plan_refine_replan_and_recovery_on_two_models() -> None:
     apple, knife = first(env, "Apple"), first(env, "Knife")
     counter = first(env, "CounterTop")
     items = [{"object_id": apple.id, "object_type": "Apple", "attr": "isSliced", "target": True}]
-    env = kitchen_env(items, images=[], image_size=300)
+    env = kitchen_env(items, images=[], image_size=300, opaque_ids=True)
     put_on(env.world, apple.id, counter.id)
     put_on(env.world, knife.id, counter.id)
     env.task.max_steps = 600

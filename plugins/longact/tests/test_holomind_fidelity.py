@@ -84,7 +84,7 @@ def run(name: str, script: Any, section: dict[str, Any], images: list[str] | Non
     env = kitchen_env([])
     apple, knife, counter = first(env, "Apple"), first(env, "Knife"), first(env, "CounterTop")
     items = [{"object_id": apple.id, "object_type": "Apple", "attr": "isSliced", "target": True}]
-    env = kitchen_env(items, images=images or [], image_size=300)
+    env = kitchen_env(items, images=images or [], image_size=300, opaque_ids=True)
     put_on(env.world, apple.id, counter.id)
     put_on(env.world, knife.id, counter.id)
     env.task.max_steps = 600
