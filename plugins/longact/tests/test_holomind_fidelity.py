@@ -260,3 +260,14 @@ def test_shipped_stand_in_issues_refine_and_the_executor_retries() -> None:
     assert order[i + 1] == "executor"  # Refine: the executor retries the same sub-goal before any replan
     assert result.settlement.outcome == "success"
 
+
+
+def test_prompt_dir_replaces_a_module_prompt(tmp_path: Path) -> None:
+    from suite_longact.holomind.modules import prompt
+
+    (tmp_path / "critic.txt").write_text("MY CRITIC", encoding="utf-8")
+    assert prompt("critic", str(tmp_path)) == "MY CRITIC"
+    assert prompt("executor", str(tmp_path)) == prompt("executor")  # the others stay ours
+    _, _, sink = run("fid-prompt-dir", slicer([]), {"prompt_dir": str(tmp_path)})
+    systems = {(c["module"], s.prompt[c["messages"][0]]["content"][:9]) for s in sink.steps for c in s.calls or []}
+    assert ("critic", "MY CRITIC") in systems and ("executor", "MY CRITIC") not in systems
