@@ -129,11 +129,14 @@ def settle(benchmark: str, task: Task, trajectory: Trajectory, env: LongActEnv) 
 def holomind_images(config: Any) -> str | None:
     """The setting that turns HoloMind's images off, or None when its modules get none (no module takes images, or
     none of the kinds it takes is rendered)."""
+    from suite_longact.holomind.modules import IMAGE_KINDS, IMAGE_MODULES
+    from suite_longact.settings import IMAGE_MODES
+
     section = (config.get("agent") or {}).get("holomind") or {}
-    kinds = section.get("images") if section.get("images") is not None else ["rgb"]
-    modules = section.get("image_modules") if section.get("image_modules") is not None else ["executor", "critic"]
+    kinds = section.get("images") if section.get("images") is not None else IMAGE_KINDS
+    modules = section.get("image_modules") if section.get("image_modules") is not None else IMAGE_MODULES
     rendered = (config.get(BENCH) or {}).get("images")
-    rendered = ["rgb", "depth", "segmentation"] if rendered is None else rendered
+    rendered = IMAGE_MODES if rendered is None else rendered
     return "agent.holomind.images=[]" if modules and set(kinds) & set(rendered) else None
 
 

@@ -20,7 +20,7 @@ from suite.records import Action, Observation, StepRecord, Task
 from suite.settings import describe
 from suite_longact.holomind.mapping import FreeSpaceMap
 from suite_longact.holomind.memory import EpisodicMemory, SpatialMemory
-from suite_longact.holomind.modules import IMAGE_MODULES, CallLog, Modules, module_clients
+from suite_longact.holomind.modules import IMAGE_KINDS, IMAGE_MODULES, CallLog, Modules, module_clients
 from suite_longact.holomind.odometry import Odometry
 from suite_longact.holomind.skills import Body, SkillResult, run_skill
 from suite_longact.prompting import instance_lines
@@ -50,7 +50,7 @@ class HoloMindAgent(Agent):
         self.history_len = int(section.get("history", 12))
         self.ablate = section.get("ablate")
         self.prompt_dir = section.get("prompt_dir")
-        self.image_kinds = tuple(section.get("images") if section.get("images") is not None else ("rgb",))
+        self.image_kinds = tuple(section.get("images") if section.get("images") is not None else IMAGE_KINDS)
         self.image_modules = tuple(section.get("image_modules") if section.get("image_modules") is not None
                                    else IMAGE_MODULES)
         bench = ctx.config.get(ctx.benchmark) or {}

@@ -20,6 +20,8 @@ MODULES = ("high_planner", "low_planner", "executor", "critic")
 #: what each module reads (paper section 4): the planners reason over text (the instruction, the memories, the
 #: critic's feedback), the executor and the critic over the current observation as well
 IMAGE_MODULES = ("executor", "critic")
+#: the frames those modules get by default (of the images `longact.images` renders)
+IMAGE_KINDS = ("rgb",)
 
 
 @cache
