@@ -28,6 +28,9 @@ class AgentTurn:
     prompt: list[dict[str, Any]] | None = None
     usage: Usage = field(default_factory=Usage)
     note: str | None = None  # the agent's own explanation (e.g. why an oracle gave up), kept in the trace
+    #: for agents that call models several times per step: one entry per call (module, model, the slice of `prompt`
+    #: it sent as `messages` [start, end), reply, verdict), kept in the trace
+    calls: list[dict[str, Any]] | None = None
 
 
 @dataclass

@@ -122,8 +122,12 @@ def _check_vision(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> N
 
     needs = {}
     for bench in benchmarks:
-        images = host.benchmark(bench).images
-        switch = images(cfg.get(bench)) if images is not None else None
+        agent = host.registry.agent(str(cfg.run.agent), bench)
+        if agent.images is not None:  # the agent's own prompts, not the benchmark's
+            switch = agent.images(cfg)
+        else:
+            images = host.benchmark(bench).images
+            switch = images(cfg.get(bench)) if images is not None else None
         if switch is not None:
             needs[bench] = switch
     if not needs:

@@ -109,6 +109,9 @@ class AgentSpec:
     uses_model: bool = False
     benchmarks: tuple[str, ...] | None = None
     plugin: str = ""
+    #: for an agent that builds its own prompts: given the run config, None when it sends the model no images, else
+    #: the setting that turns them off ('' when none does); it replaces the benchmark's `images` for the vision check
+    images: Callable[[Any], str | None] | None = None
 
 
 @dataclass

@@ -136,3 +136,35 @@ def test_no_difference_to_a_paper_run_with_other_settings(tmp_path: Path, capsys
     assert not any(e["comparable"] for e in section["entries"])
     assert any("observation_mode=explore" in n and "observation_mode=global" in n for n in section["notes"])
     assert all(d is None for row in report["details"]["omniear"][0]["reference_diff"] for d in row)
+
+
+def test_settings_outside_the_benchmark_section_and_tables_of_one_source(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """A table's `config` may name a setting by its dotted path from the config's root (an agent's setting, such as
+    LongAct's `agent.holomind.ablate`); two tables of one source with other settings are judged apart."""
+    register_script("counter-paper-model", lambda messages: "ACTION: DONE")
+    out = tmp_path / "run"
+    assert main(["run", "--plugins", "template", "--model", "scripted/counter-paper-model", "--limit", "2",
+                 "--out", str(out), "--no-report", "model.cache=false", "--seed", "3"]) == 0
+    capsys.readouterr()
+    path = tmp_path / "reference.json"
+
+    def table(seed: int, value: float) -> dict:
+        return {"source": "Table 4", "condition": f"seed {seed}", "attach": "headline", "config": {"run.seed": seed},
+                "entries": [{"model": "Counter-Paper-Model", "metric": "success", "column": "SR", "value": value}]}
+
+    path.write_text(json.dumps({
+        "format": "embodied-suite.reference/1", "benchmark": "counter",
+        "paper": {"title": "A paper", "arxiv": "2501.00001", "arxiv_version": "v2"},
+        "data": {"kind": "official", "description": "the official tasks"},
+        "models": {"Counter-Paper-Model": []}, "tables": [table(3, 40.0), table(9, 90.0)]}))
+    summary = summarize(None, [out])
+    host = SimpleNamespace(registry=SimpleNamespace(benchmarks={"counter": SimpleNamespace(reference=path)}))
+    summary["rows"][0]["benchmarks"]["counter"]["metrics"] = {
+        "success": {"label": "SR", "percent": True, "n": 2, "small_n": True, "mean": 0.5, "ci_low": 0.0,
+                    "ci_high": 1.0}}
+    add_reference(host, summary)
+    entries = summary["reference"]["counter"]["entries"]
+    assert [e["comparable"] for e in entries] == [True, False]
+    assert summary["rows"][0]["benchmarks"]["counter"]["metrics"]["success"]["paper"]["condition"] == "seed 3"
+    assert any("run.seed=9" in n and "run.seed=3" in n for n in summary["reference"]["counter"]["notes"])

@@ -75,12 +75,12 @@ def reference_section(host: PluginHost | None, summary: dict[str, Any]) -> dict[
         if path is None:
             continue
         ref = load_reference(Path(path))
-        settings = _run_settings(summary, bench)
-        off = {t["source"]: _other_settings(t.get("config", {}), settings) for t in ref["tables"]}
+        settings = _run_settings(summary, bench, ref["tables"])
+        off = [_other_settings(t.get("config", {}), settings) for t in ref["tables"]]
         entries = [{"reference": True, "benchmark": bench, "model": e["model"], "condition": t["condition"],
                     "metric": e["metric"], "column": e["column"], "value": e["value"], "attach": t["attach"],
-                    "agent": t.get("agent"), "comparable": not off[t["source"]], "source": _source(ref, t)}
-                   for t in ref["tables"] for e in t["entries"]]
+                    "agent": t.get("agent"), "comparable": not off[i], "source": _source(ref, t)}
+                   for i, t in enumerate(ref["tables"]) for e in t["entries"]]
         kinds = {run.get("data", {}).get(bench, {}).get("kind") for run in summary["runs"]} - {None}
         other = sorted(k for k in kinds if k != ref["data"]["kind"])
         caveat = (f"{bench}: the paper's numbers are on {ref['data']['description']}; these runs used "
@@ -89,8 +89,10 @@ def reference_section(host: PluginHost | None, summary: dict[str, Any]) -> dict[
         matches = {i: paper_model(ref, row["model"]) for i, row in enumerate(summary["rows"])}
         out[bench] = {"paper": ref["paper"], "data": ref["data"], "models": ref["models"], "cited": _cited(ref),
                       "caveat": caveat,
-                      "notes": [f"{t['source']}: {t['note']}" for t in ref["tables"] if t.get("note")]
-                      + [f"{source}: {diff}" for source, diff in off.items() if diff],
+                      "notes": list(dict.fromkeys(
+                          [f"{t['source']}: {t['note']}" for t in ref["tables"] if t.get("note")]
+                          + [f"{t['source']} ({t['condition']}): {diff}"
+                             for t, diff in zip(ref["tables"], off, strict=True) if diff])),
                       "entries": entries, "matches": {str(i): m for i, m in matches.items() if m}}
     return out
 
@@ -104,14 +106,24 @@ def _data_kind(kind: str) -> str:
     return f"{kind} data"
 
 
-def _run_settings(summary: dict[str, Any], bench: str) -> list[dict[str, Any]]:
-    """The saved config section of `bench` of every run in the report that ran it."""
+_ABSENT = object()
+
+
+def _run_settings(summary: dict[str, Any], bench: str, tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The saved config section of `bench` of every run in the report that ran it, plus the settings outside it that
+    the tables' `config` names by a dotted path from the config's root (such as `agent.holomind.ablate`)."""
     out = []
     for run in summary["runs"]:
         config = Path(run["path"]) / CONFIG_NAME
         if bench in run.get("data", {}) and config.is_file():
-            section = OmegaConf.load(config).get(bench)
-            out.append(OmegaConf.to_container(section) if section is not None else {})
+            whole = OmegaConf.load(config)
+            section = whole.get(bench)
+            settings = OmegaConf.to_container(section) if section is not None else {}
+            for key in (k for t in tables for k in t.get("config", {}) if "." in k):  # agent.holomind.ablate...
+                value = OmegaConf.select(whole, key, default=_ABSENT)
+                if value is not _ABSENT:
+                    settings[key] = OmegaConf.to_container(value) if OmegaConf.is_config(value) else value
+            out.append(settings)
     return out
 
 

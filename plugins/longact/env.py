@@ -17,6 +17,7 @@ from suite_household.render import Frame, instance_color
 from suite_household.rules import RuleSet, knife_to_slice, slice_on_flat_surface, thor_rules
 from suite_household.world import World
 from suite_longact.checklist import Checklist, Item
+from suite_longact.ids import OpaqueIds
 from suite_longact.vocabulary import (
     EFFICIENCY_M,
     LOOKS,
@@ -27,6 +28,8 @@ from suite_longact.vocabulary import (
     THOR_ACTION,
 )
 
+#: what `privileged_hints` adds to each listed instance (the paper's segmentation gives id and type only)
+PRIVILEGED_FIELDS = ("room", "on", "reachable", "state")
 #: instances smaller than this many pixels of the segmentation are left out of the text list
 MIN_PIXELS = 4
 DEPTH_RANGE_M = 8.0
@@ -80,6 +83,9 @@ class LongActEnv:
         self.observe = True
         self.stopped = False
         self.last = {"action": None, "success": True, "error": ""}
+        self.hints = bool(settings.get("privileged_hints", False))
+        self.ids = OpaqueIds({oid: o.type for oid, o in self.world.objects.items()}) \
+            if settings.get("opaque_ids", True) else None
 
     # -- the Env protocol ------------------------------------------------------------------------------------
     def reset(self) -> Observation:
@@ -96,7 +102,9 @@ class LongActEnv:
             self.stopped = True
             self.last = {"action": STOP, "success": True, "error": ""}
             return self._result("Stop: episode ended by the agent.", done=True, changed=False)
-        success, error = self._do(name, value.get("object"))
+        success, error = self._do(name, self._private(value.get("object")))
+        if self.ids is not None and error:
+            error = self.ids.scrub(error, self.world.objects)
         changed = success and name in MANIPULATION  # only a successful interaction changes objects
         self.last = {"action": _text(value), "success": success, "error": error}
         if not success:
@@ -115,8 +123,19 @@ class LongActEnv:
         return self.sim.world
 
     def skip_observations(self) -> None:
-        """Stop rendering and listing instances (privileged agents never look)."""
+        """Stop rendering and listing instances, and take the pack's ids (privileged agents never look)."""
         self.observe = False
+        self.ids = None
+
+    def _private(self, obj: Any) -> Any:
+        """The pack id of the instance an action names (an id the agent was never shown names nothing, and fails)."""
+        if self.ids is None or not isinstance(obj, str):
+            return obj
+        found = self.ids.private(obj)
+        return found if found is not None else f"{obj} (an id never shown)"
+
+    def _public(self, oid: str | None) -> str | None:
+        return oid if self.ids is None or oid is None else self.ids.public(oid)
 
     def _do(self, name: Any, obj: Any) -> tuple[bool, str]:
         c = self.counts
@@ -163,6 +182,13 @@ class LongActEnv:
             return Observation(data={"last": dict(self.last)})
         frame = self.sim.render_frame()
         instances = visible_instances(self.world, frame, self.settings["interaction_distance"])
+        if self.ids is not None:
+            self.ids.type_of.update({oid: o.type for oid, o in self.world.objects.items()})  # pieces of a slice
+            for d in instances:
+                d["id"], d["on"] = self._public(d["id"]), self._public(d["on"])
+        if not self.hints:  # the paper's inputs: what RGB-D and the segmentation give (id, type, pixel, depth)
+            instances = [{k: v for k, v in d.items() if k not in PRIVILEGED_FIELDS} for d in instances]
+        ids = [self._public(i) for i in frame.ids] if self.ids is not None else list(frame.ids)
         images = []
         modes = self.settings["images"]
         step = self.counts.raw
@@ -172,7 +198,7 @@ class LongActEnv:
             depth = np.clip(frame.depth / DEPTH_RANGE_M, 0, 1)
             images.append(Image(png=_png((255 - depth * 255).astype(np.uint8)), label=f"depth {step}"))
         if "segmentation" in modes:
-            colors = np.array([instance_color(i) for i in frame.ids], dtype=np.uint8)
+            colors = np.array([instance_color(i) for i in ids], dtype=np.uint8)
             images.append(Image(png=_png(np.take(colors, frame.owner, axis=0)), label=f"segmentation {step}"))
         w = self.world
         held = w.objects.get(w.held) if w.held else None
@@ -180,17 +206,18 @@ class LongActEnv:
         room_type = next((r.type for r in w.scene.rooms if r.id == room), "doorway")
         data = {
             "instances": instances,
-            "held": held.id if held else None,
-            "room": room_type,
-            "pose": {"x": round(w.agent.x, 2), "z": round(w.agent.z, 2), "yaw": round(w.agent.yaw) % 360,
-                     "horizon": round(w.agent.horizon)},
+            "held": self._public(held.id) if held else None,
             "last": dict(self.last),
             "step": step,
             "camera": {"width": self.settings["width"], "height": self.settings["height"],
                        "fov": self.settings["field_of_view"], "y": round(w.agent.camera[1], 3)},
             "depth": frame.depth,
-            "segmentation": (frame.owner, frame.ids),
+            "segmentation": (frame.owner, ids),
         }
+        if self.hints:  # extras the paper's agent is not given (`privileged_hints`)
+            data["room"] = room_type
+            data["pose"] = {"x": round(w.agent.x, 2), "z": round(w.agent.z, 2), "yaw": round(w.agent.yaw) % 360,
+                            "horizon": round(w.agent.horizon)}
         return Observation(text="", images=images, data=data)
 
 
@@ -276,8 +303,11 @@ def env_settings(config: Any) -> dict[str, Any]:
         "rotate_deg": float(get("rotate_deg") or 30),
         "look_deg": float(get("look_deg") or 30),
         "count_looks": bool(get("count_looks", True)),
+        "privileged_hints": bool(get("privileged_hints", False)),
+        "opaque_ids": bool(get("opaque_ids", True)),
         "images": tuple(get("images") if get("images") is not None else ("rgb", "depth", "segmentation")),
-        "ir": {k: (get("ir") or {}).get(k) for k in ("n", "accumulated", "axis") if (get("ir") or {}).get(k)},
+        "ir": {k: (get("ir") or {}).get(k) for k in ("n", "accumulated", "axis", "normalise")
+               if (get("ir") or {}).get(k)},
     }
 
 

@@ -37,14 +37,34 @@ def improvement_rate(scores: Sequence[float] | np.ndarray, n: int = 10) -> float
     return float(np.mean(rates)) if rates else None
 
 
+def normalised(scores: np.ndarray, normalise: str = "none") -> np.ndarray | None:
+    """The score sequence as IR reads it: as it is (`none`), or divided by its final value (`final`, so that it ends
+    at 1 like the curves of the paper's Appendix D.4; None when the final score is 0)."""
+    if normalise != "final":
+        return scores
+    return scores / scores[-1] if len(scores) and scores[-1] > 0 else None
+
+
+def active_steps(successes: Sequence[bool]) -> list[int]:
+    """For r = 0..T, how many of the first r steps were active (their action succeeded)."""
+    out = [0]
+    for ok in successes:
+        out.append(out[-1] + bool(ok))
+    return out
+
+
 def expand(curve: Sequence[ScorePoint], total_steps: int, total_items: int, accumulated: str = "current",
-           axis: str = "raw", total_efficiency: float = 0.0) -> np.ndarray:
-    """The per-step GC score (len T + 1) from the change points, on raw steps or on efficiency steps."""
+           axis: str = "raw", total_efficiency: float = 0.0, active: Sequence[int] | None = None) -> np.ndarray:
+    """The per-step GC score (len T + 1) from the change points, on raw steps, on efficiency steps, or on active
+    steps (`active`: active_steps of the episode; a failed or unparsable step takes no time there)."""
     key = "ever" if accumulated == "ever" else "met"
     denom = max(total_items, 1)
     if axis == "efficiency":
         length = int(round(total_efficiency))
         positions = [int(round(p.efficiency_step)) for p in curve]
+    elif axis == "active" and active is not None:
+        length = active[-1]
+        positions = [active[min(p.step, len(active) - 1)] for p in curve]
     else:
         length = total_steps
         positions = [p.step for p in curve]

@@ -62,7 +62,7 @@ def register(registry: Registry) -> None:
                                  benchmarks=(BENCH,)))
     registry.add_agent(AgentSpec("holomind", holomind_agent,
                                  "HoloMind: two-layer planner, executor over skills, memories, critic",
-                                 uses_model=True, benchmarks=(BENCH,)))
+                                 uses_model=True, benchmarks=(BENCH,), images=holomind_images))
 
 
 def _check(config: Any) -> tuple[str, set[str] | None]:
@@ -125,6 +125,20 @@ def parse_action(benchmark: str, task: Task, reply: str) -> Action:
 def settle(benchmark: str, task: Task, trajectory: Trajectory, env: LongActEnv) -> Settlement:
     """SR, GC, per-type GC, Nav/Manip efficiency steps and IR."""
     return scoring.settle(task, trajectory, env, env.settings.get("ir"))
+
+
+def holomind_images(config: Any) -> str | None:
+    """The setting that turns HoloMind's images off, or None when its modules get none (no module takes images, or
+    none of the kinds it takes is rendered)."""
+    from suite_longact.holomind.modules import IMAGE_KINDS, IMAGE_MODULES
+    from suite_longact.settings import IMAGE_MODES
+
+    section = (config.get("agent") or {}).get("holomind") or {}
+    kinds = section.get("images") if section.get("images") is not None else IMAGE_KINDS
+    modules = section.get("image_modules") if section.get("image_modules") is not None else IMAGE_MODULES
+    rendered = (config.get(BENCH) or {}).get("images")
+    rendered = IMAGE_MODES if rendered is None else rendered
+    return "agent.holomind.images=[]" if modules and set(kinds) & set(rendered) else None
 
 
 def sends_images(section: Any) -> str | None:

@@ -21,14 +21,27 @@ def template(name: str, prompt_dir: str | None = None) -> str:
 
 
 def instance_lines(instances: list[dict[str, Any]], limit: int) -> str:
-    """The visible-instance list, nearest first, at most `limit` lines."""
+    """The visible-instance list, nearest first, at most `limit` lines: id, type and distance (with
+    `privileged_hints`, also room, what it rests on, whether it is in reach, and its state)."""
     lines = []
     for d in instances[:limit]:
+        if "room" not in d:
+            lines.append(f"{d['id']} | {d['type']} | {d['distance']}")
+            continue
         reach = "" if d["reachable"] else ", out of reach"
         state = ", ".join(d["state"])
         lines.append(f"{d['id']} | {d['type']} | {d['room']} | {d['on'] or '-'} | {d['distance']}{reach}"
                      + (f" | {state}" if state else ""))
     return "\n".join(lines) or "(nothing)"
+
+
+def whereabouts(data: dict[str, Any]) -> tuple[str, str]:
+    """The line on where the agent is (only with `privileged_hints`), and the instance list's column header."""
+    pose = data.get("pose")
+    if pose is None:
+        return "", "id | type | distance m"
+    return (f"You are in the {data.get('room', '?')}; position x={pose['x']} z={pose['z']}, facing {pose['yaw']} "
+            f"degrees, camera tilt {pose['horizon']}.\n", "id | type | room | on or in | distance m | state")
 
 
 def history_lines(history: list[StepRecord], limit: int) -> str:
@@ -45,10 +58,11 @@ def build_messages(task: Task, observation: Observation, history: list[StepRecor
     last_text = "none yet" if not last.get("action") else (
         f"{last['action']} succeeded" if last["success"] else f"{last['action']} failed: {last['error']}")
     pose = d.get("pose") or {}
+    where, columns = whereabouts(d)
     text = template("step.txt", opts.get("prompt_dir")).format(
-        instruction=task.data["instruction"], step=len(history) + 1, max_steps=task.max_steps,
-        room=d.get("room", "?"), x=pose.get("x"), z=pose.get("z"), yaw=pose.get("yaw"), horizon=pose.get("horizon"),
-        held=d.get("held") or "nothing", last=last_text,
+        instruction=task.data["instruction"], step=len(history) + 1, max_steps=task.max_steps, where=where,
+        columns=columns, room=d.get("room", "?"), x=pose.get("x"), z=pose.get("z"), yaw=pose.get("yaw"),
+        horizon=pose.get("horizon"), held=d.get("held") or "nothing", last=last_text,
         instances=instance_lines(d.get("instances") or [], int(opts["max_instances"])),
         history=history_lines(history, int(opts["history"])))
     content: list[dict[str, Any]] = [{"type": "text", "text": text}]

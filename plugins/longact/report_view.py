@@ -1,4 +1,5 @@
-"""LongAct's panel in the HTML report: the checklist score (GC) after every step of the episode."""
+"""LongAct's panels in the HTML report: the checklist score (GC) after every step of the episode, and for agents
+that call models several times a step (HoloMind's modules) a timeline of those calls and each step's calls."""
 
 from __future__ import annotations
 
@@ -7,16 +8,43 @@ from typing import Any
 from suite.registry import ReportView
 from suite.report.html import curve
 
+REPLY_CHARS = 400
+
+
+def _calls(event: dict[str, Any]) -> list[dict[str, Any]]:
+    calls = event.get("calls")
+    return [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
+
 
 def _episode(record: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    panels = []
     points = [(e["index"] + 1, (e.get("info") or {}).get("gc")) for e in events if e["type"] == "step"]
     points = [(x, y) for x, y in points if isinstance(y, int | float)]
-    if not points:
+    if points:
+        xs, ys = zip(*[(0, 0.0), *points], strict=True)
+        panels.append(curve("checklist score curve", xs, ys, "step", "GC (share of checklist items met)"))
+    timeline = [[f"step {e['index'] + 1}", f"{c.get('module')}: {c.get('verdict') or '-'}"]
+                for e in events if e["type"] == "step" for c in _calls(e)]
+    if timeline:
+        panels.append({"kind": "kv", "title": f"module calls ({len(timeline)}), step by step", "items": timeline})
+    return panels
+
+
+def _step(step: dict[str, Any], previous: dict[str, Any]) -> list[dict[str, Any]]:
+    calls = _calls(step)
+    if not calls:
         return []
-    xs, ys = zip(*[(0, 0.0), *points], strict=True)
-    return [curve("checklist score curve", xs, ys, "step", "GC (share of checklist items met)")]
+    items = []
+    for i, c in enumerate(calls, 1):
+        span = c.get("messages") or [0, 0]
+        reply = str(c.get("reply") or "")
+        reply = reply if len(reply) <= REPLY_CHARS else reply[:REPLY_CHARS] + " ..."
+        items.append([f"{i}. {c.get('module')} ({c.get('model')})",
+                      f"verdict: {c.get('verdict') or '-'} | prompt: messages {span[0] + 1}-{span[1]} of this step's "
+                      f"prompt | reply: {reply}"])
+    return [{"kind": "kv", "title": "module calls of this step", "items": items}]
 
 
 def report_view(benchmark: str) -> ReportView:
-    """The score curve under the settlement."""
-    return ReportView(benchmark, episode=_episode)
+    """The score curve and the module-call timeline under the settlement, each step's module calls under it."""
+    return ReportView(benchmark, episode=_episode, step=_step)

@@ -8,25 +8,29 @@ from typing import Any
 from suite.outcomes import BUDGET_EXHAUSTED, PARSE_FAILURE, failure_outcome, unparsable_steps
 from suite.records import Settlement, Task, Trajectory
 from suite.registry import Cell, DetailTable
-from suite_longact.improvement import expand, improvement_rate
+from suite_longact.improvement import active_steps, expand, improvement_rate, normalised
 from suite_longact.vocabulary import KINDS
 
 CURVE_POINTS = 64
 
 
 def ir_settings(config: Any) -> dict[str, Any]:
-    """The Improvement Rate's open choices (config `ir`): n, accumulated (current | ever), axis (raw | efficiency)."""
+    """The Improvement Rate's open choices (config `ir`): n, accumulated (current | ever), axis (raw | efficiency
+    | active), normalise (none | final)."""
     ir = config or {}
     return {"n": int(ir.get("n", 10)), "accumulated": str(ir.get("accumulated", "current")),
-            "axis": str(ir.get("axis", "raw"))}
+            "axis": str(ir.get("axis", "raw")), "normalise": str(ir.get("normalise", "none"))}
 
 
 def settle(task: Task, trajectory: Trajectory, env: Any, config: Any) -> Settlement:
     """The episode's metrics from the final checklist and the per-step score curve."""
     cl, c = env.checklist, env.counts
     settings = ir_settings(config)
-    scores = expand(cl.curve, c.raw, len(cl.items), settings["accumulated"], settings["axis"], c.efficiency)
-    ir = improvement_rate(scores, settings["n"])
+    active = active_steps([bool(s.info.get("success")) for s in trajectory.steps]) \
+        if settings["axis"] == "active" else None
+    scores = expand(cl.curve, c.raw, len(cl.items), settings["accumulated"], settings["axis"], c.efficiency, active)
+    scores = normalised(scores, settings["normalise"])
+    ir = improvement_rate(scores, settings["n"]) if scores is not None else None
     success = all(cl.status)
     metrics: dict[str, Any] = {
         "success": float(success),

@@ -9,7 +9,8 @@ from suite_longact.vocabulary import SCENARIOS, SPLITS
 
 IMAGE_MODES = ("rgb", "depth", "segmentation")
 ACCUMULATED = ("current", "ever")  # GC of the state now, or of items that ever held
-AXES = ("raw", "efficiency")
+AXES = ("raw", "efficiency", "active")
+NORMALISE = ("none", "final")  # IR on the GC as it is, or on the GC divided by its final value
 BACKENDS = ("household", "ai2thor")
 
 POSITIVE = {"type": "number", "exclusiveMinimum": 0}
@@ -30,6 +31,8 @@ CONFIG_SCHEMA: dict[str, Any] = {
         "rotate_deg": POSITIVE,
         "look_deg": POSITIVE,
         "count_looks": {"type": "boolean"},
+        "privileged_hints": {"type": "boolean"},
+        "opaque_ids": {"type": "boolean"},
         "history": {"type": "integer", "minimum": 0},
         "max_instances": {"type": "integer", "minimum": 1},
         "prompt_dir": OPTIONAL_PATH,
@@ -40,6 +43,7 @@ CONFIG_SCHEMA: dict[str, Any] = {
                 "n": {"type": "integer", "minimum": 2},
                 "accumulated": one_of(ACCUMULATED),
                 "axis": one_of(AXES),
+                "normalise": one_of(NORMALISE),
             },
         },
         "env": {"type": "object", "properties": {"backend": one_of(BACKENDS)}},
@@ -47,6 +51,8 @@ CONFIG_SCHEMA: dict[str, Any] = {
     },
 }
 
+HOLOMIND_MODULES = ("high_planner", "low_planner", "executor", "critic")
+HOLOMIND_ABLATIONS = ("high_planner", "episodic_memory", "critic")  # the paper's Table 4 rows
 _MODULE = {"type": "object", "additionalProperties": False,
            "properties": {"model": {"type": ["string", "null"], "minLength": 1}}}
 #: what `agent.holomind` accepts (checked when the agent is made, before its first call)
@@ -55,9 +61,14 @@ HOLOMIND_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
     "properties": {
         "modules": {"type": "object", "additionalProperties": False,
-                    "properties": {m: _MODULE for m in ("high_planner", "low_planner", "executor", "critic")}},
+                    "properties": {m: _MODULE for m in HOLOMIND_MODULES}},
         "max_replans": {"type": "integer", "minimum": 0},
+        "max_escalations": {"type": "integer", "minimum": 0},
         "history": {"type": "integer", "minimum": 0},
         "shared_experience": {"type": "boolean"},
+        "ablate": {"type": ["string", "null"], "enum": [None, *HOLOMIND_ABLATIONS]},
+        "images": {"type": "array", "items": one_of(IMAGE_MODES), "uniqueItems": True},
+        "image_modules": {"type": "array", "items": one_of(HOLOMIND_MODULES), "uniqueItems": True},
+        "prompt_dir": OPTIONAL_PATH,
     },
 }

@@ -1,8 +1,10 @@
 """HoloMind's closed loop (paper section 4 / spec section 8): the high-level planner decomposes the instruction
 into a goal DAG and refines the next ready goal, the low-level planner grounds it into sub-goals with the spatial
-memory, the executor maps each sub-goal onto a skill, the skill emits raw actions, and the critic judges each
-skill's result: Pass goes on, Refine retries the sub-goal with a local fix, Replan goes back to the low-level
-planner (and after `max_replans` the goal is given up). Every module is a litellm call with its own model."""
+memory, the critic reviews those sub-goals, the executor maps each sub-goal onto a skill, the skill emits raw
+actions, and the critic judges each skill's result from the plan and the observation: Pass goes on, Refine retries
+the sub-goal with a local fix, Replan goes back to the low-level planner; when the low-level replans fail too, the
+failure escalates to the high-level planner, which revises the goal or gives it up. `ablate` removes one module
+(the paper's Table 4). Every module is a litellm call with its own model."""
 
 from __future__ import annotations
 
@@ -18,12 +20,18 @@ from suite.records import Action, Observation, StepRecord, Task
 from suite.settings import describe
 from suite_longact.holomind.mapping import FreeSpaceMap
 from suite_longact.holomind.memory import EpisodicMemory, SpatialMemory
-from suite_longact.holomind.modules import CallLog, Modules, module_clients
+from suite_longact.holomind.modules import IMAGE_KINDS, IMAGE_MODULES, CallLog, Modules, module_clients
+from suite_longact.holomind.odometry import Odometry
 from suite_longact.holomind.skills import Body, SkillResult, run_skill
+from suite_longact.prompting import instance_lines
 from suite_longact.settings import HOLOMIND_SCHEMA
-from suite_longact.vocabulary import STOP
+from suite_longact.vocabulary import LOOK_DEG, MOVE_M, ROTATE_DEG, STOP
 
 MAX_SUBGOALS = 12
+#: what the planners and the critic get instead of the episodic memory under `ablate=episodic_memory` (the other
+#: removals, settings.HOLOMIND_ABLATIONS, the paper's Table 4: without the high-level planner the instruction goes
+#: to the low-level planner as one goal; without the critic every skill's result is taken as it is)
+NO_MEMORY = "(no episodic memory)"
 
 
 class HoloMindAgent(Agent):
@@ -36,12 +44,22 @@ class HoloMindAgent(Agent):
         section = (ctx.config.get("agent") or {}).get("holomind") or {}
         check_holomind(section)
         self.clients = module_clients(ctx, section)
-        self.max_replans = int(section.get("max_replans", 3))
+        self.max_replans = int(section.get("max_replans", 1))
+        self.max_escalations = int(section.get("max_escalations", 1))
         self.shared = bool(section.get("shared_experience", False))
         self.history_len = int(section.get("history", 12))
+        self.ablate = section.get("ablate")
+        self.prompt_dir = section.get("prompt_dir")
+        self.image_kinds = tuple(section.get("images") if section.get("images") is not None else IMAGE_KINDS)
+        self.image_modules = tuple(section.get("image_modules") if section.get("image_modules") is not None
+                                   else IMAGE_MODULES)
+        bench = ctx.config.get(ctx.benchmark) or {}
+        self.odometry = Odometry(float(bench.get("move_m") or MOVE_M), float(bench.get("rotate_deg") or ROTATE_DEG),
+                                 float(bench.get("look_deg") or LOOK_DEG))
+        self.issued: dict[str, Any] | None = None
         self.spatial = SpatialMemory()
         self.episodic = EpisodicMemory()
-        if self.shared:
+        if self.shared and self.ablate != "episodic_memory":
             self.episodic.experience += [r for r in self.pool if r not in self.episodic.experience]
         self.task: Task | None = None
         self.max_steps = 0
@@ -55,23 +73,28 @@ class HoloMindAgent(Agent):
         """Start the loop (HoloMind sees only observations, never the env's state)."""
         self.task = task
         self.max_steps = task.max_steps or 16000
-        self.modules = Modules(self.clients, task.key)
+        self.modules = Modules(self.clients, task.key, self.prompt_dir, self.image_modules)
         self.run = self._loop(task.data["instruction"])
 
     def _absorb(self, observation: Observation) -> None:
-        data = observation.data
-        if "pose" not in data:
+        data = dict(observation.data)
+        if "instances" not in data:
             return
+        if "pose" not in data:  # the paper's inputs: its own odometry from the feedback of what it did
+            self.odometry.apply(self.issued, bool((data.get("last") or {}).get("success")))
+            data["pose"] = dict(self.odometry.pose)
         self.body.data = data
         if self.body.map is None:
             self.body.map = FreeSpaceMap((data["pose"]["x"], data["pose"]["z"]))
         self.spatial.update(data)
-        self.episodic.update(data)
-        ignore = {d["id"] for d in data.get("instances") or [] if d["type"] in _SMALL or "open" in d["state"]
-                  and d["id"].startswith("door")}
+        self.episodic.update(data, self.body.room())
+        ignore = {d["id"] for d in data.get("instances") or [] if d["type"] in _SMALL or d["type"] == "Doorway"
+                  and "closed" not in (d.get("state") or [])}
         if data.get("held"):
             ignore.add(data["held"])
         self.body.map.update(data, ignore)
+        assert self.modules is not None
+        self.modules.frames = [i for i in observation.images if i.label.split(" ")[0] in self.image_kinds]
 
     async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
         """Feed the observation to the memories and run the loop to its next raw action."""
@@ -83,19 +106,25 @@ class HoloMindAgent(Agent):
             step = await self.run.__anext__()
         except StopAsyncIteration:
             step = {"action": STOP}
+        self.issued = step
         log = self.modules.log
         text = " ".join(str(v) for v in step.values())
-        return AgentTurn(Action(step, text), reply="\n".join(log.replies) or None, prompt=log.prompt,
-                         usage=log.usage, note="; ".join(self.trace[-3:]) if step["action"] == STOP else None)
+        return AgentTurn(Action(step, text), reply="\n".join(log.replies) or None, prompt=log.messages or None,
+                         usage=log.usage, note="; ".join(self.trace[-3:]) if step["action"] == STOP else None,
+                         calls=log.calls or None)
 
     # -- the loop ---------------------------------------------------------------------------------------------
     def _known(self, text: str) -> str:
         return self.spatial.describe(self.spatial.query(text, k=8))
 
     def _visible(self) -> str:
-        inst = self.body.data.get("instances") or []
-        return "\n".join(f"{d['id']} | {d['type']} | {d['room']} | {d['on'] or '-'} | {d['distance']}"
-                         + ("" if d["reachable"] else " (out of reach)") for d in inst[:25]) or "(nothing)"
+        return instance_lines(self.body.data.get("instances") or [], 25)
+
+    def _memory(self, history: int) -> str:
+        return NO_MEMORY if self.ablate == "episodic_memory" else self.episodic.text(history)
+
+    def _experience(self) -> str:
+        return NO_MEMORY if self.ablate == "episodic_memory" else "\n".join(self.episodic.experience)
 
     def _budget(self) -> int:
         return self.max_steps - self.steps - 1
@@ -117,61 +146,103 @@ class HoloMindAgent(Agent):
     async def _loop(self, instruction: str) -> AsyncIterator[dict[str, Any]]:
         m = self.modules
         assert m is not None
-        goals = await m.decompose(instruction, self.episodic.text(self.history_len))
+        planner = self.ablate != "high_planner"
+        goals = (await m.decompose(instruction, self._memory(self.history_len)) if planner
+                 else [{"id": "g1", "goal": instruction, "after": []}])
         done: list[str] = []
+        given_up: list[str] = []
         finished: set[str] = set()
         while self._budget() > 0:
-            ready = [g for g in goals if g["id"] not in finished and all(a in finished for a in g["after"]
-                                                                          if a in {x["id"] for x in goals})]
+            ids = {x["id"] for x in goals}
+            ready = [g for g in goals if g["id"] not in finished and all(a in finished for a in g["after"] if a in ids)]
             if not ready:
                 break
             goal = ready[0]
-            refined = await m.refine(goal["goal"], done, self.episodic.text(self.history_len))
-            feedback = ""
-            for _ in range(self.max_replans + 1):
-                subgoals = (await m.ground(refined, self._known(refined), feedback))[:MAX_SUBGOALS]
-                if not subgoals:
-                    feedback = "the low-level planner gave no sub-goals"
-                    continue
-                replan = None
-                for sub in subgoals:
-                    verdict, diagnosis = "Refine", ""
-                    sub_feedback = feedback
-                    for _attempt in range(2):  # the sub-goal, then one local refinement
-                        skill, target = await m.translate(sub, self._known(sub), self._visible(), sub_feedback)
-                        result = SkillResult(False, "the executor named no skill")
-                        if skill:
-                            async for item in self._skill(skill, target):
-                                if isinstance(item, SkillResult):
-                                    result = item
-                                else:
-                                    yield item
-                        call = f"{skill} {target or ''}".strip()
-                        self.trace.append(f"{sub} -> {call}: {'ok' if result.ok else result.message}")
-                        verdict, diagnosis, rule = await m.judge(sub, call, f"{'ok' if result.ok else 'failed'}: "
-                                                                 f"{result.message}", self.episodic.text(4),
-                                                                 "\n".join(self.episodic.experience))
-                        if rule:
-                            self._learn(rule)
-                        if verdict != "Refine":
-                            break
-                        sub_feedback = diagnosis
-                    if verdict == "Pass":
-                        self.episodic.history.append(sub)
-                        continue
-                    replan = diagnosis or f"{sub} did not succeed"
+            refined = (await m.refine(goal["goal"], done, given_up, self._memory(self.history_len)) if planner
+                       else goal["goal"])
+            limit = MAX_SUBGOALS if planner else MAX_SUBGOALS * max(len(goals), 8)
+            failure = ""
+            for escalation in range(self.max_escalations + 1):
+                failure = ""
+                async for item in self._achieve(refined, limit):
+                    if isinstance(item, str):
+                        failure = item
+                    else:
+                        yield item
+                if not failure or not planner or escalation == self.max_escalations or self._budget() <= 0:
                     break
-                if replan is None:
+                revised = await m.reassess(goal["goal"], refined, failure, self._memory(self.history_len))
+                self.trace.append(f"escalated {goal['goal']!r}: {failure}")
+                if revised is None:
                     break
-                feedback = replan
-                if self._budget() <= 0:
-                    break
+                refined = revised
             finished.add(goal["id"])
-            done.append(refined)
+            (given_up if failure else done).append(refined)
         yield {"action": STOP}
 
-    def _learn(self, rule: str) -> None:
-        """Keep a rule the critic distilled (and in the shared pool when that is on)."""
+    async def _achieve(self, goal: str, limit: int) -> AsyncIterator[dict[str, Any] | str]:
+        """Ground the goal and carry out its sub-goals, replanning at the low level up to `max_replans` times; yields
+        raw actions, then the failure's diagnosis (a str) when the goal was not achieved."""
+        m = self.modules
+        assert m is not None
+        critic = self.ablate != "critic"
+        feedback = ""
+        for _ in range(self.max_replans + 1):
+            subgoals = (await m.ground(goal, self._known(goal), feedback))[:limit]
+            if not subgoals:
+                feedback = "the low-level planner gave no sub-goals"
+                continue
+            if critic:
+                verdict, diagnosis, rule = await m.review(goal, subgoals, self._known(goal), self._visible(),
+                                                          self._experience())
+                self._learn(rule)
+                if verdict != "Pass":
+                    feedback = diagnosis or "the critic rejected the sub-goals"
+                    continue
+            replan = None
+            for i, sub in enumerate(subgoals):
+                plan = f"Goal: {goal}\nSub-goals:\n" + "\n".join(
+                    f"{'->' if j == i else '  '} {j + 1}. {s}" for j, s in enumerate(subgoals))
+                verdict, diagnosis = "Refine", ""
+                sub_feedback = feedback
+                for _attempt in range(2):  # the sub-goal, then one local refinement
+                    skill, target = await m.translate(sub, self._known(sub), self._visible(), sub_feedback)
+                    result = SkillResult(False, "the executor named no skill")
+                    if skill:
+                        async for item in self._skill(skill, target):
+                            if isinstance(item, SkillResult):
+                                result = item
+                            else:
+                                yield item
+                    call = f"{skill} {target or ''}".strip()
+                    outcome = "ok" if result.ok else result.message
+                    self.trace.append(f"{sub} -> {call}: {outcome}")
+                    if not critic:  # nobody judges: the plan goes on whatever the result
+                        verdict = "Pass"
+                        break
+                    verdict, diagnosis, rule = await m.judge(
+                        plan, call, f"{'ok' if result.ok else 'failed'}: {result.message}", self._visible(),
+                        self._memory(4), self._experience())
+                    self._learn(rule)
+                    if verdict != "Refine":
+                        break
+                    sub_feedback = diagnosis
+                if verdict == "Pass":
+                    self.episodic.history.append(sub)
+                    continue
+                replan = diagnosis or f"{sub} did not succeed"
+                break
+            if replan is None:
+                return
+            feedback = replan
+            if self._budget() <= 0:
+                break
+        yield feedback or "the goal could not be grounded"
+
+    def _learn(self, rule: str | None) -> None:
+        """Keep a rule the critic distilled (and in the shared pool when that is on); none without episodic memory."""
+        if not rule or self.ablate == "episodic_memory":
+            return
         if rule not in self.episodic.experience:
             self.episodic.experience.append(rule)
         if self.shared and rule not in self.pool:

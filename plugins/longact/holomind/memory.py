@@ -9,6 +9,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+#: furniture that tells a room's type, for guessing rooms when the observation does not name them (the paper's
+#: agent reads that from its images; ours, without `privileged_hints`, from the segmentation's types)
+LANDMARKS = {"Fridge": "Kitchen", "StoveBurner": "Kitchen", "Sofa": "LivingRoom", "Television": "LivingRoom",
+             "Bed": "Bedroom", "Dresser": "Bedroom", "Toilet": "Bathroom", "Bathtub": "Bathroom"}
 #: rules the experience starts with (the paper's examples of Episodic Experience)
 PRIORS = ("The hand holds one object at a time: place what you hold before picking something else.",
           "Objects must rest on a flat surface (counter, table) before they can be sliced, with a knife in hand.")
@@ -59,15 +63,27 @@ class SpatialMemory:
             pos = back_project(pose, camera, d["pixel"][0], d["pixel"][1], d["depth"])
             old = self.instances.get(d["id"])
             if old is None:
-                self.instances[d["id"]] = Instance(d["id"], d["type"], d["room"], d["on"], list(d["state"]), pos, step)
+                self.instances[d["id"]] = Instance(d["id"], d["type"], d.get("room") or "", d.get("on"),
+                                                   list(d.get("state") or []), pos, step)
                 continue
             a = old.views / (old.views + 1)
             old.position = tuple(a * p + (1 - a) * q for p, q in zip(old.position, pos, strict=True))
             old.views = min(old.views + 1, 8)
-            old.room, old.on, old.state, old.last_seen = d["room"], d["on"], list(d["state"]), step
+            old.room, old.on = d.get("room") or old.room, d.get("on", old.on)
+            old.state, old.last_seen = list(d.get("state", old.state)), step
         held = data.get("held")
         if held and held in self.instances:
             self.instances[held].on = "hand"
+
+    def room_at(self, x: float, z: float) -> str:
+        """The room type of the remembered landmark nearest (x, z) ('' when none is known yet)."""
+        marks = [(math.hypot(i.position[0] - x, i.position[2] - z), LANDMARKS[i.type])
+                 for i in self.instances.values() if i.type in LANDMARKS]
+        return min(marks)[1] if marks else ""
+
+    def room(self, inst: Instance) -> str:
+        """The instance's room: as observed, else guessed from the nearest landmark."""
+        return inst.room or self.room_at(inst.position[0], inst.position[2])
 
     def query(self, text: str, k: int = 5) -> list[Instance]:
         """The top-k instances whose type, room, receptacle and state words best match the text."""
@@ -77,7 +93,7 @@ class SpatialMemory:
             name = set(_words(inst.type))
             if not name & words and inst.type.lower() not in text.lower().replace(" ", ""):
                 continue
-            context = set(_words(inst.room)) | set(_words(inst.on.split("|")[0] if inst.on else "")) | {
+            context = set(_words(self.room(inst))) | set(_words(inst.on.split("|")[0] if inst.on else "")) | {
                 w for s in inst.state for w in _words(s)}
             score = 2 * len(name & words) + len(context & words) + (inst.type.lower() in text.lower().replace(" ", ""))
             scored.append((-score, -inst.last_seen, inst.id, inst))
@@ -85,7 +101,7 @@ class SpatialMemory:
 
     def describe(self, instances: list[Instance]) -> str:
         """Lines for a prompt: id, type, room, on/in, state."""
-        return "\n".join(f"{i.id} | {i.type} | {i.room} | {i.on or '-'} | {', '.join(i.state) or '-'}"
+        return "\n".join(f"{i.id} | {i.type} | {self.room(i) or '?'} | {i.on or '-'} | {', '.join(i.state) or '-'}"
                          for i in instances) or "(none known)"
 
 
@@ -101,9 +117,10 @@ class EpisodicMemory:
     history: list[str] = field(default_factory=list)
     experience: list[str] = field(default_factory=lambda: list(PRIORS))
 
-    def update(self, data: dict[str, Any]) -> None:
-        """Refresh the status from an observation."""
-        self.status = {"held": data.get("held"), "room": data.get("room"), "pose": data.get("pose")}
+    def update(self, data: dict[str, Any], room: str = "") -> None:
+        """Refresh the status from an observation (the room as observed, else as guessed)."""
+        self.status = {"held": data.get("held"), "room": data.get("room") or room or "unknown room",
+                       "pose": data.get("pose")}
 
     def text(self, history: int = 12) -> str:
         """The memory as prompt text."""

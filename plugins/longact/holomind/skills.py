@@ -16,6 +16,7 @@ from suite_longact.vocabulary import MOVES
 
 Actions = Generator[dict[str, Any], None, "SkillResult"]
 NEAR = 1.0
+REACH = 1.5  # the action space's reach (metres), when the observation does not say what is in reach
 MANIPULATIONS = {"pick": "Pick", "place": "Place", "open": "Open", "close": "Close", "toggle_on": "ToggleOn",
                  "toggle_off": "ToggleOff", "slice": "Slice"}
 
@@ -51,6 +52,15 @@ class Body:
     def visible(self, object_id: str) -> dict[str, Any] | None:
         """The object's entry in the current instance list."""
         return next((d for d in self.data.get("instances") or [] if d["id"] == object_id), None)
+
+    def in_reach(self, object_id: str) -> bool:
+        """Whether the object is in view and in reach (as observed, else judged from its distance)."""
+        seen = self.visible(object_id)
+        return bool(seen) and bool(seen.get("reachable", seen["distance"] <= REACH))
+
+    def room(self) -> str:
+        """The room the agent is in: as observed, else guessed from the landmarks remembered near it."""
+        return self.data.get("room") or self.spatial.room_at(self.pose["x"], self.pose["z"])
 
 
 def look_around(body: Body) -> Actions:
@@ -143,14 +153,12 @@ def go_to(body: Body, object_id: str) -> Actions:
         if not res.ok:
             return SkillResult(False, res.message, n)
         n += yield from face(body, *inst.position)
-        seen = body.visible(object_id)
-        if seen and seen["reachable"]:
+        if body.in_reach(object_id):
             return SkillResult(True, f"at {object_id}", n)
         for _ in range(2):  # a local look around before giving up on this spot
             yield {"action": "LookDown" if body.pose["horizon"] < 60 else "LookUp"}
             n += 1
-            seen = body.visible(object_id)
-            if seen and seen["reachable"]:
+            if body.in_reach(object_id):
                 return SkillResult(True, f"at {object_id}", n)
     return SkillResult(False, f"{object_id} not in view or out of reach from where it was remembered", n)
 
@@ -158,8 +166,7 @@ def go_to(body: Body, object_id: str) -> Actions:
 def manipulate(body: Body, skill: str, object_id: str) -> Actions:
     """One manipulation, walking to the object first when it is not in reach."""
     n = 0
-    seen = body.visible(object_id)
-    if not (seen and seen["reachable"]):
+    if not body.in_reach(object_id):
         res = yield from go_to(body, object_id)
         n += res.steps
         if not res.ok:
@@ -167,7 +174,8 @@ def manipulate(body: Body, skill: str, object_id: str) -> Actions:
     yield {"action": MANIPULATIONS[skill], "object": object_id}
     n += 1
     last = body.last
-    if skill == "open" and last["success"] and object_id.startswith("door"):
+    if skill == "open" and last["success"] and object_id in body.spatial.instances \
+            and body.spatial.instances[object_id].type == "Doorway":
         inst = body.spatial.instances[object_id]
         body.map.clear_around(inst.position[0], inst.position[2], 0.6)
     return SkillResult(bool(last["success"]), "done" if last["success"] else last["error"], n)
@@ -193,17 +201,21 @@ def explore(body: Body, rounds: int = 3) -> Actions:
 
 def go_to_room(body: Body, room: str) -> Actions:
     """Walk to the middle of what is known of a room, exploring when nothing of it is known."""
-    known = [i for i in body.spatial.instances.values() if i.room.lower() == room.lower().replace(" ", "")]
+    def known_in() -> list[Any]:
+        return [i for i in body.spatial.instances.values()
+                if body.spatial.room(i).lower() == room.lower().replace(" ", "")]
+
+    known = known_in()
     if not known:
         res = yield from explore(body)
-        known = [i for i in body.spatial.instances.values() if i.room.lower() == room.lower().replace(" ", "")]
+        known = known_in()
         if not known:
             return SkillResult(False, f"no {room} found yet", res.steps)
     x = sum(i.position[0] for i in known) / len(known)
     z = sum(i.position[2] for i in known) / len(known)
     res = yield from go_to_point(body, x, z, 1.5)
-    if res.ok and body.data.get("room", "").lower() != room.lower().replace(" ", ""):
-        return SkillResult(False, f"arrived but in the {body.data.get('room')}", res.steps)
+    if res.ok and body.room().lower() != room.lower().replace(" ", ""):
+        return SkillResult(False, f"arrived but in the {body.room() or 'unknown room'}", res.steps)
     return res
 
 

@@ -4,8 +4,9 @@
 
 The scripted model (`scripted/holomind-rules`, served through litellm) plays every module by reading its prompt:
 the goals are the instruction's clauses, each goal becomes find / pick / place or a state change, the executor
-picks the best-matching listed instance, the critic passes what succeeded and asks for a replan otherwise. It is
-a deterministic stand-in for a real model, not a baseline of any model.
+picks the best-matching listed instance, the critic reviews every plan as sound, passes what succeeded, asks for a
+local refinement when the object was out of view or reach and for a replan otherwise, and the high-level planner
+gives up a goal whose replans failed. It is a deterministic stand-in for a real model, not a baseline of any model.
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ from typing import Any
 
 from suite.cli import main as suite_main
 from suite.models import register_script
+from suite_longact.holomind.modules import text_of
 
 VERBS = {"turn on": "toggle_on", "switch on": "toggle_on", "turn off": "toggle_off", "open": "open",
          "close": "close", "slice": "slice"}
+#: failures a local fix (another viewpoint, another instance) may cure: the critic answers Refine
+LOCAL = ("not in view", "out of reach", "is not in the spatial memory", "not interactable")
 ROOMS = {"kitchen": "Kitchen", "living room": "LivingRoom", "bedroom": "Bedroom", "bathroom": "Bathroom"}
 
 
@@ -43,7 +47,11 @@ def _best(lines: list[str], words: list[str]) -> str | None:
 
 def rules(messages: list[dict[str, Any]]) -> str:
     """Every HoloMind module, by rule."""
-    system, user = messages[0]["content"], messages[1]["content"]
+    system, user = messages[0]["content"], text_of(messages[1]["content"])
+    if "Before the robot acts" in system:  # the critic's review of the sub-goals
+        return json.dumps({"verdict": "Pass", "diagnosis": "the sub-goals follow the goal"})
+    if "Reconsider the goal" in system:
+        return json.dumps({"goal": "", "give_up": True})
     if "Split the instruction" in system:
         text = user.split("Instruction:")[1].split("\n\nMemory:")[0]
         body = text.split("Please", 1)[-1]
@@ -84,6 +92,8 @@ def rules(messages: list[dict[str, Any]]) -> str:
     result = user.split("Result:")[1].split("\n")[0]
     if result.strip().startswith("ok"):
         return json.dumps({"verdict": "Pass", "diagnosis": "done"})
+    if any(local in result for local in LOCAL):
+        return json.dumps({"verdict": "Refine", "diagnosis": f"{result.strip()}: look from another viewpoint"})
     return json.dumps({"verdict": "Replan", "diagnosis": result.strip(), "rule": None})
 
 

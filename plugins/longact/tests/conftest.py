@@ -25,10 +25,11 @@ def pack_tasks(**overrides: Any) -> list[Task]:
 
 
 def kitchen_env(checklist: list[dict[str, Any]], **overrides: Any) -> LongActEnv:
-    """A reset env on a generated kitchen with the given checklist."""
+    """A reset env on a generated kitchen with the given checklist; actions name the pack's ids unless
+    `opaque_ids=True` (what agents see by default)."""
     scene = generate_room("Kitchen", 3)
     task = Task("longact", "t", {"checklist": checklist, "split": "detailed"}, max_steps=100)
-    settings = env_settings(config(**overrides))
+    settings = env_settings(config(**{"opaque_ids": False, **overrides}))
     env = LongActEnv(task, HouseholdSim(scene, settings, longact_rules()), settings)
     env.reset()
     return env

@@ -15,6 +15,7 @@ from suite.models import register_script
 from suite.models.client import ModelClient
 from suite.records import StepRecord
 from suite_longact.holomind.agent import HoloMindAgent
+from suite_longact.holomind.modules import text_of
 from suite_longact.scoring import settle
 
 from .conftest import first, kitchen_env, put_on
@@ -33,8 +34,11 @@ class Recorder(TraceSink):
 def chef(calls: list[str]) -> Any:
     """A scripted model that plays every module, choosing ids only from what its prompt shows."""
     def reply(messages: list[dict[str, Any]]) -> str:
-        system, user = messages[0]["content"], messages[1]["content"]
-        ids = lambda t: re.findall(rf"^({t}\|[^ ]+) \|", user, re.M)  # noqa: E731
+        system, user = messages[0]["content"], text_of(messages[1]["content"])
+        ids = lambda t: re.findall(rf"^({t}_\d+) \|", user, re.M)  # noqa: E731
+        if "Before the robot acts" in system:
+            calls.append("review Pass")
+            return json.dumps({"verdict": "Pass", "diagnosis": "fine"})
         if "high-level planner" in system and "Split" in system:
             calls.append("decompose")
             return json.dumps({"goals": [{"id": "g1", "goal": "slice the apple", "after": []}]})
@@ -77,7 +81,7 @@ def test_plan_refine_replan_and_recovery_on_two_models() -> None:
     apple, knife = first(env, "Apple"), first(env, "Knife")
     counter = first(env, "CounterTop")
     items = [{"object_id": apple.id, "object_type": "Apple", "attr": "isSliced", "target": True}]
-    env = kitchen_env(items, images=[], image_size=300)
+    env = kitchen_env(items, images=[], image_size=300, opaque_ids=True)
     put_on(env.world, apple.id, counter.id)
     put_on(env.world, knife.id, counter.id)
     env.task.max_steps = 600
@@ -94,10 +98,10 @@ def test_plan_refine_replan_and_recovery_on_two_models() -> None:
     sink = Recorder()
     result = asyncio.run(run_episode(Host(), env.task, agent, {}, sink))
     assert result.settlement.outcome == "success", (result.settlement.failure_reason, calls)
-    assert calls == ["decompose", "refine", "ground",  # the plan
+    assert calls == ["decompose", "refine", "ground", "review Pass",  # the plan, reviewed by the critic
                      "execute Sub-goal: slice the apple", "critic Refine",  # a look around, refined locally
                      "execute Sub-goal: slice the apple", "critic Replan",  # Slice fails: no knife
-                     "ground",  # back to the low-level planner with the critic's diagnosis
+                     "ground", "review Pass",  # back to the low-level planner with the critic's diagnosis
                      "execute Sub-goal: pick up the knife", "critic Pass",
                      "execute Sub-goal: slice the apple", "critic Pass"]  # recovered
     slices = [s for s in sink.steps if s.action.value.get("action") == "Slice"]

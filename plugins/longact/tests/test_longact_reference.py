@@ -57,3 +57,24 @@ def test_the_columns_are_the_detail_tables() -> None:
                                                                           "IR"}
     assert {c for (_, _, c) in _shipped("Table 2", "LongAct Table 2")} == {"GC Avg", *TABLE2, "SR", "Nav", "Manip",
                                                                           "IR"}
+
+
+def test_table_4_removal_rows_are_the_specs_under_the_ablate_setting() -> None:
+    head, rows = markdown_table(SPEC, "| Method | GC | SR | Steps | IR |")
+    removed = {"− HighPlanner": "high_planner", "− EpisMem": "episodic_memory", "− Critic": "critic"}
+    tables = {t["config"]["agent.holomind.ablate"]: t for t in load_reference(REFERENCE)["tables"]
+              if t["source"] == "Table 4"}
+    assert set(tables) == set(removed.values())
+    assert sum(row[0] in removed for row in rows) == 3
+    for row in rows:
+        if row[0] not in removed:
+            continue
+        t = tables[removed[row[0]]]
+        nav, manip = row[3].split("/")
+        assert {e["column"]: e["value"] for e in t["entries"]} == {
+            "GC": float(row[1]), "SR": float(row[2]), "Nav": float(nav), "Manip": float(manip), "IR": float(row[4])}
+        assert t["agent"] == "holomind" and t["config"]["split"] == "detailed" and "107" in t["note"]
+    for t in load_reference(REFERENCE)["tables"]:
+        if t["agent"] == "holomind" and t["source"] != "Table 4":
+            assert t["config"]["agent.holomind.ablate"] is None  # the full agent's rows
+        assert "300" in t["note"]  # the paper's episode count beside every row
