@@ -28,6 +28,9 @@ class AgentTurn:
     prompt: list[dict[str, Any]] | None = None
     usage: Usage = field(default_factory=Usage)
     note: str | None = None  # the agent's own explanation (e.g. why an oracle gave up), kept in the trace
+    #: for agents that call models several times per step: one entry per call (module, model, the slice of `prompt`
+    #: it sent as `messages` [start, end), reply, verdict), kept in the trace
+    calls: list[dict[str, Any]] | None = None
 
 
 @dataclass
@@ -73,12 +76,31 @@ class DirectAgent(Agent):
         self.episode_id = task.key
 
     async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
-        """Prompt, call the model, parse."""
+        """Prompt, call the model, parse (in a worker thread; a parser's exception is the step's parse failure)."""
         messages = self.host.call("build_prompt", self.benchmark, task=task, observation=observation, history=history)
         hints = None if self.valid_reply is None else {VALID_REPLY: partial(self.valid_reply, task, observation)}
         reply = await self.model.complete(messages, episode=self.episode_id, step=len(history), hints=hints)
-        action = self.host.call("parse_action", self.benchmark, task=task, reply=reply.text)
+        # off the event loop: a slow parser stalls only its own episode, which the episode's deadline still ends
+        action = await asyncio.to_thread(parse_safely, self.host, self.benchmark, task, reply.text)
         return AgentTurn(action=action, reply=reply.text, prompt=messages, usage=Usage.of(reply))
+
+
+def reply_failure(exc: BaseException) -> Action:
+    """The parse failure of a step whose reply handling raised: whatever a reply holds is the model's, never an
+    infrastructure fault, so the exception is recorded (its type first) as that step's unparsable reply."""
+    try:
+        detail = str(exc)[:200]
+    except Exception:  # noqa: BLE001 - an exception whose text cannot be made says nothing more
+        detail = ""
+    return Action.failure(f"the reply could not be read: {type(exc).__name__}" + (f": {detail}" if detail else ""))
+
+
+def parse_safely(host: PluginHost, benchmark: str, task: Task, reply: str) -> Action:
+    """The benchmark's `parse_action` of a reply; an exception it raises is that step's parse failure."""
+    try:
+        return host.call("parse_action", benchmark, task=task, reply=reply)
+    except Exception as exc:  # noqa: BLE001 - a reply may hold anything: reading it is the model's side
+        return reply_failure(exc)
 
 
 Policy = Callable[[Task, "Env", Observation, list[StepRecord]], Action]

@@ -158,6 +158,7 @@ async def run_episode(
                 agent_s=t1 - t0,
                 env_s=t2 - t1,
                 note=turn.note,
+                calls=turn.calls,
             )
             traj.steps.append(record)
             obs = result.observation

@@ -143,6 +143,7 @@ class StepRecord:
     env_s: float = 0.0
     images: list[dict[str, Any]] = field(default_factory=list)
     note: str | None = None
+    calls: list[dict[str, Any]] | None = None  # an agent's model calls of this step (AgentTurn.calls)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form written to the trace file (prompt and info by reference: the writer serialises at once)."""

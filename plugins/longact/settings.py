@@ -59,5 +59,8 @@ HOLOMIND_SCHEMA: dict[str, Any] = {
         "max_replans": {"type": "integer", "minimum": 0},
         "history": {"type": "integer", "minimum": 0},
         "shared_experience": {"type": "boolean"},
+        "max_goals": {"type": "integer", "minimum": 1},
+        "max_rules": {"type": "integer", "minimum": 0},
+        "max_calls_per_step": {"type": "integer", "minimum": 1},
     },
 }

@@ -16,6 +16,7 @@ from suite.agents import Agent, AgentContext, AgentTurn
 from suite.errors import ConfigError
 from suite.records import Action, Observation, StepRecord, Task
 from suite.settings import describe
+from suite_longact.holomind.caps import CapReached, Caps
 from suite_longact.holomind.mapping import FreeSpaceMap
 from suite_longact.holomind.memory import EpisodicMemory, SpatialMemory
 from suite_longact.holomind.modules import CallLog, Modules, module_clients
@@ -39,10 +40,12 @@ class HoloMindAgent(Agent):
         self.max_replans = int(section.get("max_replans", 3))
         self.shared = bool(section.get("shared_experience", False))
         self.history_len = int(section.get("history", 12))
+        self.caps = Caps.of(section)
         self.spatial = SpatialMemory()
         self.episodic = EpisodicMemory()
         if self.shared:
             self.episodic.experience += [r for r in self.pool if r not in self.episodic.experience]
+            self._cap_rules()
         self.task: Task | None = None
         self.max_steps = 0
         self.steps = 0
@@ -55,7 +58,7 @@ class HoloMindAgent(Agent):
         """Start the loop (HoloMind sees only observations, never the env's state)."""
         self.task = task
         self.max_steps = task.max_steps or 16000
-        self.modules = Modules(self.clients, task.key)
+        self.modules = Modules(self.clients, task.key, self.caps)
         self.run = self._loop(task.data["instruction"])
 
     def _absorb(self, observation: Observation) -> None:
@@ -79,14 +82,19 @@ class HoloMindAgent(Agent):
         self._absorb(observation)
         assert self.modules is not None and self.run is not None
         self.modules.log = CallLog()
+        self.modules.step = len(history)
         try:
             step = await self.run.__anext__()
         except StopAsyncIteration:
             step = {"action": STOP}
+        except CapReached as cap:  # the agent gives up: its failure, with the cap as the reason
+            self.trace.append(f"gave up: {cap}")
+            step = {"action": STOP}
         log = self.modules.log
         text = " ".join(str(v) for v in step.values())
         return AgentTurn(Action(step, text), reply="\n".join(log.replies) or None, prompt=log.prompt,
-                         usage=log.usage, note="; ".join(self.trace[-3:]) if step["action"] == STOP else None)
+                         usage=log.usage, note="; ".join(self.trace[-3:]) if step["action"] == STOP else None,
+                         calls=log.calls or None)
 
     # -- the loop ---------------------------------------------------------------------------------------------
     def _known(self, text: str) -> str:
@@ -174,8 +182,14 @@ class HoloMindAgent(Agent):
         """Keep a rule the critic distilled (and in the shared pool when that is on)."""
         if rule not in self.episodic.experience:
             self.episodic.experience.append(rule)
+            self._cap_rules()
         if self.shared and rule not in self.pool:
             self.pool.append(rule)
+
+    def _cap_rules(self) -> None:
+        """Keep the newest `max_rules` rules: every prompt that shows the experience stays bounded."""
+        rules = self.episodic.experience
+        del rules[:max(0, len(rules) - self.caps.rules)]
 
 
 def check_holomind(section: Any) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from suite.errors import ConfigError
 from suite.records import Usage
+from suite_longact.holomind.caps import CapReached, Caps
 from suite_longact.parsing import json_objects
 
 PROMPTS = Path(__file__).parent / "prompts"
@@ -23,17 +24,20 @@ def prompt(name: str) -> str:
 
 @dataclass
 class CallLog:
-    """The model calls made since the last action: their usage, replies and the last prompt."""
+    """The model calls made since the last action: their usage, replies, the last prompt, and one record per call
+    (module, model, reply: what `suite replay` serves back call by call)."""
 
     usage: Usage = field(default_factory=Usage)
     replies: list[str] = field(default_factory=list)
     prompt: list[dict[str, Any]] | None = None
+    calls: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, module: str, messages: list[dict[str, Any]], reply: Any) -> None:
         """Account one call."""
         self.usage.add(reply)  # tokens served from the cache apart from those spent
         self.replies.append(f"[{module} {reply.model}] {reply.text}")
         self.prompt = messages
+        self.calls.append({"module": module, "model": reply.model, "reply": reply.text})
 
 
 def module_clients(ctx: Any, section: Any) -> dict[str, Any]:
@@ -62,17 +66,20 @@ def module_clients(ctx: Any, section: Any) -> dict[str, Any]:
 class Modules:
     """The four modules' calls; a reply that is not the JSON asked for counts as that module failing."""
 
-    def __init__(self, clients: dict[str, Any], episode: str) -> None:
+    def __init__(self, clients: dict[str, Any], episode: str, caps: Caps | None = None) -> None:
         self.clients = clients
         self.episode = episode
+        self.caps = caps or Caps()
         self.log = CallLog()
-        self.calls = 0
+        self.step = 0  # the episode step these calls decide (the agent sets it each turn): calls are keyed by it
 
     async def ask(self, module: str, system: str, user: str) -> dict[str, Any] | None:
         """One call; the last JSON object of the reply, or None."""
+        if len(self.log.calls) >= self.caps.calls_per_step:
+            raise CapReached(f"{len(self.log.calls)} model calls without an action "
+                             f"(agent.holomind.max_calls_per_step={self.caps.calls_per_step})")
         messages = [{"role": "system", "content": prompt(system)}, {"role": "user", "content": user}]
-        reply = await self.clients[module].complete(messages, episode=self.episode, step=self.calls)
-        self.calls += 1
+        reply = await self.clients[module].complete(messages, episode=self.episode, step=self.step)
         self.log.add(module, messages, reply)
         found = json_objects(reply.text)
         return found[-1] if found else None
@@ -83,11 +90,16 @@ class Modules:
         goals = out.get("goals") if out else None
         if not isinstance(goals, list) or not goals:
             return [{"id": "g1", "goal": instruction, "after": []}]
+        if len(goals) > self.caps.goals:
+            raise CapReached(f"the high-level planner gave {len(goals)} goals "
+                             f"(agent.holomind.max_goals={self.caps.goals})")
         clean = []
         for i, g in enumerate(goals):
             if isinstance(g, dict) and isinstance(g.get("goal"), str):
-                after = [str(a) for a in g.get("after") or [] if isinstance(a, str | int)]
-                clean.append({"id": str(g.get("id", f"g{i + 1}")), "goal": g["goal"], "after": after})
+                after = g.get("after") if isinstance(g.get("after"), list) else []  # a number or text is no list
+                gid = g.get("id")
+                clean.append({"id": str(gid) if isinstance(gid, str | int) else f"g{i + 1}", "goal": g["goal"],
+                              "after": [str(a) for a in after if isinstance(a, str | int)]})
         return clean or [{"id": "g1", "goal": instruction, "after": []}]
 
     async def refine(self, goal: str, done: list[str], memory: str) -> str:
@@ -114,7 +126,8 @@ class Modules:
         if not out or not isinstance(out.get("skill"), str):
             return "", None
         target = out.get("target")
-        return out["skill"].strip(), str(target) if target not in (None, "", "null") else None
+        named = isinstance(target, str | int) and target not in ("", "null")
+        return out["skill"].strip(), str(target) if named else None
 
     async def judge(self, subgoal: str, call: str, result: str, state: str,
                     experience: str) -> tuple[str, str, str | None]:
@@ -122,8 +135,10 @@ class Modules:
         out = await self.ask("critic", "critic",
                              f"Sub-goal: {subgoal}\nSkill call: {call}\nResult: {result}\n\nNow: {state}\n\n"
                              f"Experience:\n{experience}")
-        verdict = str(out.get("verdict", "")).strip().capitalize() if out else ""
+        verdict = out.get("verdict") if out else None  # only text is read: str() of any JSON value could raise
+        verdict = verdict.strip().capitalize() if isinstance(verdict, str) else ""
         if verdict not in ("Pass", "Refine", "Replan"):
             return "Replan", "the critic's reply was not a verdict", None
-        rule = out.get("rule")
-        return verdict, str(out.get("diagnosis") or ""), rule if isinstance(rule, str) and rule.strip() else None
+        rule, diagnosis = out.get("rule"), out.get("diagnosis")
+        return (verdict, diagnosis if isinstance(diagnosis, str) else "",
+                rule if isinstance(rule, str) and rule.strip() else None)
