@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -143,12 +145,9 @@ class PluginConformance:
                     env.close()
                 replies += [swap for sample in dict.fromkeys(samples) for swap in swapped_replies(sample)]
             for name, reply in replies:
-                started = time.perf_counter()
-                action = host.call("parse_action", bench, task=items[0], reply=reply)
-                elapsed = time.perf_counter() - started
+                action = _bounded(f"{bench}: parsing {name}", len(reply), host.call, "parse_action", bench,
+                                  task=items[0], reply=reply)
                 assert isinstance(action, Action), f"{bench}: {name}: {type(action).__name__}"
-                bound = PARSE_S_PER_MB * max(1.0, len(reply) / MB)
-                assert elapsed < bound, f"{bench}: {name}: parsed in {elapsed:.1f} s (bound {bound:.0f} s)"
 
     def test_parse_action_survives_mutated_valid_replies(self) -> None:
         """parse_action returns an Action for valid replies whose JSON values were swapped for other types and
@@ -176,13 +175,34 @@ class PluginConformance:
                 for name, reply in hostile_replies():
                     action = host.call("parse_action", bench, task=items[0], reply=reply)
                     step = StepRecord(index=0, action=action, reply=reply, feedback="")
-                    started = time.perf_counter()
-                    host.call("build_prompt", bench, task=items[0], observation=observation, history=[step])
-                    elapsed = time.perf_counter() - started
-                    bound = PARSE_S_PER_MB * max(1.0, len(reply) / MB)
-                    assert elapsed < bound, f"{bench}: {name}: prompt built in {elapsed:.1f} s (bound {bound:.0f} s)"
+                    _bounded(f"{bench}: a prompt after {name}", len(reply), host.call, "build_prompt", bench,
+                             task=items[0], observation=observation, history=[step])
             finally:
                 env.close()
+
+
+def _bounded(what: str, size: int, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`fn(*args, **kwargs)`, failing the check when it raises or runs past PARSE_S_PER_MB per megabyte of `size`
+    (in a daemon thread: a quadratic parser fails the check at the bound instead of running for hours)."""
+    bound = PARSE_S_PER_MB * max(1.0, size / MB)
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            result["value"] = fn(*args, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - reported by the check below
+            result["error"] = exc
+
+    started = time.perf_counter()
+    worker = threading.Thread(target=run, name="suite-conformance-bounded", daemon=True)
+    worker.start()
+    worker.join(bound)
+    assert not worker.is_alive(), f"{what}: still running after {bound:.0f} s (not linear in the reply's length?)"
+    if "error" in result:
+        raise AssertionError(f"{what}: raised {type(result['error']).__name__}: {result['error']}"[:500]) \
+            from result["error"]
+    assert time.perf_counter() - started < bound
+    return result["value"]
 
 
 def _parse_mutations(host: PluginHost, bench: str, task: Task, samples: list[str]) -> None:
