@@ -78,7 +78,7 @@ class DirectAgent(Agent):
 
     async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
         """Prompt, call the model (again while its reply is empty, up to the benchmark's `empty_reply_attempts`),
-        parse."""
+        parse (in a worker thread; a parser's exception is the step's parse failure)."""
         messages = self.host.call("build_prompt", self.benchmark, task=task, observation=observation, history=history)
         hints = None if self.valid_reply is None else {VALID_REPLY: partial(self.valid_reply, task, observation)}
         replies = []
@@ -86,8 +86,27 @@ class DirectAgent(Agent):
             replies.append(await self.model.complete(messages, episode=self.episode_id, step=len(history),
                                                      hints=hints))
         text = replies[-1].text
-        action = self.host.call("parse_action", self.benchmark, task=task, reply=text)
+        # off the event loop: a slow parser stalls only its own episode, which the episode's deadline still ends
+        action = await asyncio.to_thread(parse_safely, self.host, self.benchmark, task, text)
         return AgentTurn(action=action, reply=text, prompt=messages, usage=Usage.of(*replies))
+
+
+def reply_failure(exc: BaseException) -> Action:
+    """The parse failure of a step whose reply handling raised: whatever a reply holds is the model's, never an
+    infrastructure fault, so the exception is recorded (its type first) as that step's unparsable reply."""
+    try:
+        detail = str(exc)[:200]
+    except Exception:  # noqa: BLE001 - an exception whose text cannot be made says nothing more
+        detail = ""
+    return Action.failure(f"the reply could not be read: {type(exc).__name__}" + (f": {detail}" if detail else ""))
+
+
+def parse_safely(host: PluginHost, benchmark: str, task: Task, reply: str) -> Action:
+    """The benchmark's `parse_action` of a reply; an exception it raises is that step's parse failure."""
+    try:
+        return host.call("parse_action", benchmark, task=task, reply=reply)
+    except Exception as exc:  # noqa: BLE001 - a reply may hold anything: reading it is the model's side
+        return reply_failure(exc)
 
 
 Policy = Callable[[Task, "Env", Observation, list[StepRecord]], Action]

@@ -456,15 +456,20 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """`suite replay RUN`: re-run every episode with the recorded replies; exit 1 on any difference."""
+    """`suite replay RUN`: re-run every episode with the recorded replies; exit 1 on any difference (episodes that
+    ended in model_error are counted apart, as not replayable)."""
     from suite.replay import replay_run
 
-    identical, total, diffs = replay_run(find_run(args.run), args.out)
+    result = replay_run(find_run(args.run), args.out)
+    diffs = result.differences
     for diff in diffs[:20]:
         err_console.print(f"differs: {diff}", highlight=False, markup=False)
     shown = f" ({min(20, len(diffs))} shown above)" if diffs else ""
-    console.print(f"{identical}/{total} trajectories identical, {total - identical} differ{shown}", highlight=False)
-    return 0 if identical == total else 1
+    apart = (f", {len(result.not_replayable)} not replayable (ended in model_error: no reply was recorded for the "
+             "call that failed)" if result.not_replayable else "")
+    console.print(f"{result.identical}/{result.total} trajectories identical, {len(diffs)} differ{shown}{apart}",
+                  highlight=False, markup=False)
+    return 1 if diffs else 0
 
 
 def cmd_data(args: argparse.Namespace) -> int:

@@ -37,8 +37,10 @@ class RetryPolicy:
 
 
 class RepeatedServerError(stop_base):
-    """Stop once a 500 (501, 505) repeats the error body of the attempt before it: a deterministic fault (a server
-    that cannot take the request, e.g. images sent to a text-only model) that no retry fixes."""
+    """Stop once a 500 (501, 505) that the server answered repeats the error body of the attempt before it: a
+    deterministic fault (a server that cannot take the request, e.g. images sent to a text-only model) that no retry
+    fixes. A 200 whose body litellm cannot read is reported as a 500 with a fixed message: that one is a transient
+    model fault and gets every attempt."""
 
     def __init__(self) -> None:
         self.last: str | None = None
@@ -48,7 +50,7 @@ class RepeatedServerError(stop_base):
         outcome = retry_state.outcome
         exc = outcome.exception() if outcome is not None else None
         status = getattr(exc, "status_code", None)
-        server_fault = status in DETERMINISTIC_STATUSES and not reached_no_server(exc)
+        server_fault = status in DETERMINISTIC_STATUSES and server_answered_error(exc)
         body = str(exc) if server_fault else None
         repeated = body is not None and body == self.last
         self.last = body
@@ -61,6 +63,21 @@ def reached_no_server(exc: BaseException | None) -> bool:
 
     while exc is not None:
         if isinstance(exc, APIConnectionError):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def server_answered_error(exc: BaseException | None) -> bool:
+    """Whether the server itself answered with an error status (an HTTP error response is in the cause chain); a
+    refused connection or a 200 with a malformed body that litellm re-labels as a 500 is not one."""
+    import httpx
+    from openai import APIStatusError
+
+    while exc is not None:
+        if isinstance(exc, httpx.HTTPStatusError):
+            return True
+        if isinstance(exc, APIStatusError) and type(exc).__module__.startswith("openai"):  # the SDK's, not litellm's
             return True
         exc = exc.__cause__ or exc.__context__
     return False

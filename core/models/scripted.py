@@ -104,18 +104,23 @@ def _takes_metadata(fn: ScriptFn) -> bool:
 
 
 Recorded = str | ScriptedReply | None
+#: an episode's recorded replies: by (step, call within the step), or one per step (the call 0 of each)
+Recordings = Mapping[tuple[int, int], Recorded] | Sequence[Recorded]
 
 
 class ReplayScript:
     """Recorded replies per episode (with their recorded token counts when given as ScriptedReply): the
-    request's `step` picks one, else they come in order."""
+    request's `step` and `call` (its place within the step, which the client counts) pick one; a request
+    without a step takes the next step's first call."""
 
-    def __init__(self, replies_by_key: Mapping[str, Sequence[Recorded]]) -> None:
-        self._replies = {key: list(replies) for key, replies in replies_by_key.items()}
+    def __init__(self, replies_by_key: Mapping[str, Recordings]) -> None:
+        self._replies = {key: dict(replies) if isinstance(replies, Mapping) else
+                         {(step, 0): reply for step, reply in enumerate(replies)}
+                         for key, replies in replies_by_key.items()}
         self._next: dict[str, int] = {}
 
     def __call__(self, messages: Messages, metadata: Mapping[str, Any]) -> str | ScriptedReply:
-        """The recorded reply for `metadata["episode"]` at `metadata["step"]` (or the next one)."""
+        """The recorded reply for `metadata["episode"]` at `metadata["step"]`, call `metadata["call"]`."""
         key = metadata.get("episode")
         if key is None:
             raise LookupError("replay needs the episode: call complete(messages, episode=...)")
@@ -124,13 +129,15 @@ class ReplayScript:
             raise LookupError(f"replay has no recorded replies for episode {key!r}")
         step = metadata.get("step")
         index = self._next.get(key, 0) if step is None else int(step)
-        if index >= len(replies) or replies[index] is None:
-            raise LookupError(f"replay has no recorded reply for episode {key!r} step {index}")
+        call = 0 if step is None else int(metadata.get("call") or 0)
+        reply = replies.get((index, call))
+        if reply is None:
+            raise LookupError(f"replay has no recorded reply for episode {key!r} step {index} call {call}")
         self._next[key] = index + 1
-        return replies[index]
+        return reply
 
 
-def register_replay(replies_by_key: Mapping[str, Sequence[Recorded]], name: str = "replay") -> ReplayScript:
+def register_replay(replies_by_key: Mapping[str, Recordings], name: str = "replay") -> ReplayScript:
     """Serve recorded replies as `scripted/<name>` (default `scripted/replay`), keyed by episode."""
     script = ReplayScript(replies_by_key)
     register_script(name, script)

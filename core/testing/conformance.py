@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar
@@ -15,9 +18,10 @@ from suite.agents import AgentContext
 from suite.hookspecs import BENCHMARK_HOOKS
 from suite.loop import EpisodeResult, TraceSink, run_episode
 from suite.plugins import PluginHost, build_host
-from suite.records import OUTCOMES, Action, Task
+from suite.records import OUTCOMES, Action, StepRecord, Task
 from suite.schemas import validate
 from suite.settings import check_settings, undeclared_keys
+from suite.testing.replies import MB, hostile_replies, mutations, swapped_replies, valid_samples
 from suite.traces import TRACE_SCHEMA, TraceWriter, read_lines
 
 
@@ -39,6 +43,12 @@ def oracle_episode(host: PluginHost, task: Task, cfg: Any, trace_dir: Path | Non
     sink = TraceSink() if trace_dir is None else runner.FileSink(TraceWriter(trace_dir, trace_dir / "trace.jsonl",
                                                                              "oracle"))
     return asyncio.run(run_episode(host, task, agent, section, sink))
+
+
+#: the generous bound on parsing one hostile reply, in seconds per megabyte (at least one megabyte): a linear
+#: parser takes a small fraction of it on a loaded machine, a quadratic one minutes (bench/parse_replies.py
+#: prints the real figures)
+PARSE_S_PER_MB = 5.0
 
 
 class PluginConformance:
@@ -134,3 +144,91 @@ class PluginConformance:
                 assert action.ok or action.parse_error
 
         check()
+
+    def test_parse_action_survives_hostile_replies(self) -> None:
+        """parse_action returns an Action, in time linear in the reply's length, for JSON nested 100,000 deep,
+        numbers of thousands of digits, megabytes of text, control characters, the pathological shapes, and valid
+        replies with each value swapped for another type or an out-of-range number."""
+        host, tasks, cfg = self._tasks()
+        for bench, items in tasks.items():
+            replies = list(hostile_replies())
+            valid_reply = host.benchmark(bench).valid_reply
+            if valid_reply is not None:
+                env = host.call("make_env", bench, task=items[0], config=cfg.get(bench))
+                try:
+                    samples = valid_samples(valid_reply, items[0], env.reset())
+                finally:
+                    env.close()
+                replies += [swap for sample in dict.fromkeys(samples) for swap in swapped_replies(sample)]
+            for name, reply in replies:
+                action = _bounded(f"{bench}: parsing {name}", len(reply), host.call, "parse_action", bench,
+                                  task=items[0], reply=reply)
+                assert isinstance(action, Action), f"{bench}: {name}: {type(action).__name__}"
+
+    def test_parse_action_survives_mutated_valid_replies(self) -> None:
+        """parse_action returns an Action for valid replies whose JSON values were swapped for other types and
+        sizes (huge integers, infinities, nested lists), with hostile text spliced in or a fence around them."""
+        host, tasks, cfg = self._tasks()
+        for bench, items in tasks.items():
+            valid_reply = host.benchmark(bench).valid_reply
+            if valid_reply is None:
+                continue
+            env = host.call("make_env", bench, task=items[0], config=cfg.get(bench))
+            try:
+                samples = valid_samples(valid_reply, items[0], env.reset())
+            finally:
+                env.close()
+            _parse_mutations(host, bench, items[0], samples)
+
+    def test_build_prompt_survives_hostile_history(self) -> None:
+        """build_prompt reads back an earlier hostile reply (an agent's plan or notes, say) in time linear in its
+        length and without raising."""
+        host, tasks, cfg = self._tasks()
+        for bench, items in tasks.items():
+            env = host.call("make_env", bench, task=items[0], config=cfg.get(bench))
+            try:
+                observation = env.reset()
+                for name, reply in hostile_replies():
+                    action = host.call("parse_action", bench, task=items[0], reply=reply)
+                    step = StepRecord(index=0, action=action, reply=reply, feedback="")
+                    _bounded(f"{bench}: a prompt after {name}", len(reply), host.call, "build_prompt", bench,
+                             task=items[0], observation=observation, history=[step])
+            finally:
+                env.close()
+
+
+def _bounded(what: str, size: int, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`fn(*args, **kwargs)`, failing the check when it raises or runs past PARSE_S_PER_MB per megabyte of `size`
+    (in a daemon thread: a quadratic parser fails the check at the bound instead of running for hours)."""
+    bound = PARSE_S_PER_MB * max(1.0, size / MB)
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            result["value"] = fn(*args, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - reported by the check below
+            result["error"] = exc
+
+    started = time.perf_counter()
+    worker = threading.Thread(target=run, name="suite-conformance-bounded", daemon=True)
+    worker.start()
+    worker.join(bound)
+    assert not worker.is_alive(), f"{what}: still running after {bound:.0f} s (not linear in the reply's length?)"
+    if "error" in result:
+        raise AssertionError(f"{what}: raised {type(result['error']).__name__}: {result['error']}"[:500]) \
+            from result["error"]
+    assert time.perf_counter() - started < bound
+    return result["value"]
+
+
+def _parse_mutations(host: PluginHost, bench: str, task: Task, samples: list[str]) -> None:
+    """Parse mutations of `samples` (hypothesis): each gives an Action."""
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(samples).flatmap(mutations))
+    def check(reply: str) -> None:
+        action = host.call("parse_action", bench, task=task, reply=reply)
+        assert isinstance(action, Action)
+        assert action.ok or action.parse_error
+
+    check()

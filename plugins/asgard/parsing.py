@@ -21,7 +21,8 @@ from suite_asgard.world_rules import INVALID_ACTION, INVALID_OBJECT
 ANSWER = re.compile(r"<answer>(.*?)(?:</answer>|\Z)", re.IGNORECASE | re.DOTALL)
 ACTION_LINE = re.compile(r"Action:\s*([A-Z_]+\s+\w+)", re.IGNORECASE)
 PLAN_START = re.compile(r"suggested plan sequence\s*:?", re.IGNORECASE)
-PLAN_END = re.compile(r"\n\s*(?:action\s*:|things to remember)|</answer>", re.IGNORECASE)
+# the lead-in stays on its line: a `\n\s*` that crossed lines rescanned every following blank line (quadratic)
+PLAN_END = re.compile(r"\n[^\S\n]*+(?:action\s*+:|things to remember)|</answer>", re.IGNORECASE)
 MEMORY_START = re.compile(r"things to remember\s*:?", re.IGNORECASE)
 BLANK_LINE = re.compile(r"\n\s*\n")
 

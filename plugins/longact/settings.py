@@ -70,5 +70,8 @@ HOLOMIND_SCHEMA: dict[str, Any] = {
         "images": {"type": "array", "items": one_of(IMAGE_MODES), "uniqueItems": True},
         "image_modules": {"type": "array", "items": one_of(HOLOMIND_MODULES), "uniqueItems": True},
         "prompt_dir": OPTIONAL_PATH,
+        "max_goals": {"type": "integer", "minimum": 1},
+        "max_rules": {"type": "integer", "minimum": 0},
+        "max_calls_per_step": {"type": "integer", "minimum": 1},
     },
 }

@@ -17,7 +17,9 @@ from typing import Any
 from suite.records import Action
 from suite_vigil.vocabulary import INTENT_ALIASES, INTENTS, LOOK_DIRECTIONS, NAV_MODES, SKILLS, STATUSES
 
-FENCE = re.compile(r"^```[A-Za-z0-9_-]*\s*\n?(.*?)\n?```$", re.DOTALL)
+# greedy and anchored at both ends: one pass and one step back (a lazy body after `\s*` was quadratic on an unclosed
+# fence followed by whitespace)
+FENCE = re.compile(r"^```[A-Za-z0-9_-]*+(.*)```$", re.DOTALL)
 TOP_KEYS = {"skill_name", "arguments", "thought", "cognitive_state"}
 ARG_KEYS = {"navigate": {"mode", "magnitude"}, "look": {"direction", "magnitude"},
             "interact_pixel": {"intent", "x", "y"}, "report": {"status", "summary"}}
@@ -48,9 +50,15 @@ class _Invalid(Exception):
 
 def _number(args: dict[str, Any], key: str) -> float:
     value = args.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise _Invalid(f"arguments.{key} must be a number")
-    return float(value)
+    try:
+        number = float(value)  # an integer of hundreds of digits does not fit a float
+    except OverflowError:
+        raise _Invalid(f"arguments.{key} is out of range") from None
+    if not math.isfinite(number):
+        raise _Invalid(f"arguments.{key} must be a number")
+    return number
 
 
 def _choice(args: dict[str, Any], key: str, options: tuple[str, ...]) -> str:

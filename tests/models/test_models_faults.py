@@ -76,3 +76,23 @@ def test_an_episode_whose_replies_have_no_choices_ends_as_a_model_error(openai_s
     [record] = RunStore(out).records()
     assert (record["outcome"], record["end_reason"]) == ("model_error", "model_error")
     assert "no choices" in record["failure_reason"] and len(openai_server.requests) == 2
+
+
+@pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")
+@pytest.mark.parametrize("body", ["{not json", '{"choices": "x"}', "<html>bad gateway</html>", '{"id": 3}'])
+def test_a_malformed_200_gets_every_configured_attempt(
+    openai_server: Any, fast_retry: RetryPolicy, body: str
+) -> None:
+    """litellm reports an unreadable 200 as a 500 with the same message each time; that is a transient model fault,
+    not a server repeating its error (issue 20 item 10): every attempt is made, then a model error."""
+    for _ in range(fast_retry.attempts):
+        openai_server.then(body=body)
+    with pytest.raises(ModelError, match=rf"failed after {fast_retry.attempts} attempt\(s\)"):
+        asyncio.run(_client(openai_server, fast_retry).complete(MSGS))
+    assert len(openai_server.requests) == fast_retry.attempts
+
+
+def test_a_malformed_200_then_a_good_reply_succeeds(openai_server: Any, fast_retry: RetryPolicy) -> None:
+    openai_server.then(body="{not json").then(body="{not json").then(text="finally")
+    reply = asyncio.run(_client(openai_server, fast_retry).complete(MSGS))
+    assert (reply.text, reply.attempts, len(openai_server.requests)) == ("finally", 3, 3)

@@ -18,6 +18,7 @@ from suite.agents import Agent, AgentContext, AgentTurn
 from suite.errors import ConfigError
 from suite.records import Action, Observation, StepRecord, Task
 from suite.settings import describe
+from suite_longact.holomind.caps import CapReached, Caps
 from suite_longact.holomind.mapping import FreeSpaceMap
 from suite_longact.holomind.memory import EpisodicMemory, SpatialMemory
 from suite_longact.holomind.modules import IMAGE_KINDS, IMAGE_MODULES, CallLog, Modules, module_clients
@@ -57,10 +58,12 @@ class HoloMindAgent(Agent):
         self.odometry = Odometry(float(bench.get("move_m") or MOVE_M), float(bench.get("rotate_deg") or ROTATE_DEG),
                                  float(bench.get("look_deg") or LOOK_DEG))
         self.issued: dict[str, Any] | None = None
+        self.caps = Caps.of(section)
         self.spatial = SpatialMemory()
         self.episodic = EpisodicMemory()
         if self.shared and self.ablate != "episodic_memory":
             self.episodic.experience += [r for r in self.pool if r not in self.episodic.experience]
+            self._cap_rules()
         self.task: Task | None = None
         self.max_steps = 0
         self.steps = 0
@@ -73,7 +76,7 @@ class HoloMindAgent(Agent):
         """Start the loop (HoloMind sees only observations, never the env's state)."""
         self.task = task
         self.max_steps = task.max_steps or 16000
-        self.modules = Modules(self.clients, task.key, self.prompt_dir, self.image_modules)
+        self.modules = Modules(self.clients, task.key, self.prompt_dir, self.image_modules, self.caps)
         self.run = self._loop(task.data["instruction"])
 
     def _absorb(self, observation: Observation) -> None:
@@ -102,9 +105,13 @@ class HoloMindAgent(Agent):
         self._absorb(observation)
         assert self.modules is not None and self.run is not None
         self.modules.log = CallLog()
+        self.modules.step = len(history)
         try:
             step = await self.run.__anext__()
         except StopAsyncIteration:
+            step = {"action": STOP}
+        except CapReached as cap:  # the agent gives up: its failure, with the cap as the reason
+            self.trace.append(f"gave up: {cap}")
             step = {"action": STOP}
         self.issued = step
         log = self.modules.log
@@ -245,8 +252,14 @@ class HoloMindAgent(Agent):
             return
         if rule not in self.episodic.experience:
             self.episodic.experience.append(rule)
+            self._cap_rules()
         if self.shared and rule not in self.pool:
             self.pool.append(rule)
+
+    def _cap_rules(self) -> None:
+        """Keep the newest `max_rules` rules: every prompt that shows the experience stays bounded."""
+        rules = self.episodic.experience
+        del rules[:max(0, len(rules) - self.caps.rules)]
 
 
 def check_holomind(section: Any) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from suite.errors import ConfigError
 from suite.records import Image, Usage
+from suite_longact.holomind.caps import CapReached, Caps
 from suite_longact.parsing import json_objects
 
 PROMPTS = Path(__file__).parent / "prompts"
@@ -102,22 +103,25 @@ class Modules:
     """The four modules' calls; a reply that is not the JSON asked for counts as that module failing."""
 
     def __init__(self, clients: dict[str, Any], episode: str, prompt_dir: str | None = None,
-                 image_modules: tuple[str, ...] = IMAGE_MODULES) -> None:
+                 image_modules: tuple[str, ...] = IMAGE_MODULES, caps: Caps | None = None) -> None:
         self.clients = clients
         self.episode = episode
+        self.caps = caps or Caps()
         self.prompt_dir = prompt_dir
         self.image_modules = image_modules
         self.frames: list[Image] = []  # the current observation's images (the agent refreshes them)
         self.log = CallLog()
-        self.calls = 0
+        self.step = 0  # the episode step these calls decide (the agent sets it each turn): calls are keyed by it
 
     async def ask(self, module: str, system: str, user: str) -> dict[str, Any] | None:
         """One call; the last JSON object of the reply, or None."""
+        if len(self.log.calls) >= self.caps.calls_per_step:
+            raise CapReached(f"{len(self.log.calls)} model calls without an action "
+                             f"(agent.holomind.max_calls_per_step={self.caps.calls_per_step})")
         images = self.frames if module in self.image_modules else []
         messages = [{"role": "system", "content": prompt(system, self.prompt_dir)},
                     {"role": "user", "content": user_content(user, images)}]
-        reply = await self.clients[module].complete(messages, episode=self.episode, step=self.calls)
-        self.calls += 1
+        reply = await self.clients[module].complete(messages, episode=self.episode, step=self.step)
         self.log.add(module, messages, reply)
         found = json_objects(reply.text)
         return found[-1] if found else None
@@ -129,11 +133,16 @@ class Modules:
         if not isinstance(goals, list) or not goals:
             self.log.verdict("unusable: the instruction as one goal")
             return [{"id": "g1", "goal": instruction, "after": []}]
+        if len(goals) > self.caps.goals:
+            raise CapReached(f"the high-level planner gave {len(goals)} goals "
+                             f"(agent.holomind.max_goals={self.caps.goals})")
         clean = []
         for i, g in enumerate(goals):
             if isinstance(g, dict) and isinstance(g.get("goal"), str):
-                after = [str(a) for a in g.get("after") or [] if isinstance(a, str | int)]
-                clean.append({"id": str(g.get("id", f"g{i + 1}")), "goal": g["goal"], "after": after})
+                after = g.get("after") if isinstance(g.get("after"), list) else []  # a number or text is no list
+                gid = g.get("id")
+                clean.append({"id": str(gid) if isinstance(gid, str | int) else f"g{i + 1}", "goal": g["goal"],
+                              "after": [str(a) for a in after if isinstance(a, str | int)]})
         self.log.verdict(f"{len(clean)} goals" if clean else "unusable: the instruction as one goal")
         return clean or [{"id": "g1", "goal": instruction, "after": []}]
 
@@ -180,7 +189,8 @@ class Modules:
             self.log.verdict("no skill")
             return "", None
         target = out.get("target")
-        skill, target = out["skill"].strip(), str(target) if target not in (None, "", "null") else None
+        named = isinstance(target, str | int) and target not in ("", "null")
+        skill, target = out["skill"].strip(), str(target) if named else None
         self.log.verdict(f"{skill} {target or ''}".strip())
         return skill, target
 
@@ -203,10 +213,12 @@ class Modules:
         return self._verdict(out)
 
     def _verdict(self, out: dict[str, Any] | None) -> tuple[str, str, str | None]:
-        verdict = str(out.get("verdict", "")).strip().capitalize() if out else ""
+        verdict = out.get("verdict") if out else None  # only text is read: str() of any JSON value could raise
+        verdict = verdict.strip().capitalize() if isinstance(verdict, str) else ""
         if verdict not in ("Pass", "Refine", "Replan"):
             self.log.verdict("Replan (unusable reply)")
             return "Replan", "the critic's reply was not a verdict", None
         self.log.verdict(verdict)
-        rule = out.get("rule")
-        return verdict, str(out.get("diagnosis") or ""), rule if isinstance(rule, str) and rule.strip() else None
+        rule, diagnosis = out.get("rule"), out.get("diagnosis")
+        return (verdict, diagnosis if isinstance(diagnosis, str) else "",
+                rule if isinstance(rule, str) and rule.strip() else None)
