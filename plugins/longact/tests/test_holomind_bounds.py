@@ -45,12 +45,12 @@ def read_all(text: str) -> list[Any]:
     client = Canned()
     client.text = text
     modules = Modules(dict.fromkeys(("high_planner", "low_planner", "executor", "critic"), client), "e",
-                      Caps(goals=10**9, calls_per_step=10**9))
+                      caps=Caps(goals=10**9, calls_per_step=10**9))
 
     async def go() -> list[Any]:
-        return [await modules.decompose("Make coffee.", ""), await modules.refine("g", [], ""),
+        return [await modules.decompose("Make coffee.", ""), await modules.refine("g", [], [], ""),
                 await modules.ground("g", "", ""), await modules.translate("s", "", "", ""),
-                await modules.judge("s", "c", "ok", "", "")]
+                await modules.judge("plan", "s", "c", "ok", "", "")]
 
     return asyncio.run(go())
 
@@ -111,7 +111,9 @@ def degenerate(goals: int, calls: list[str]) -> Any:
     always asks for a replan with a new rule: without caps, one step makes thousands of calls."""
     def reply(messages: list[dict[str, Any]]) -> str:
         system = messages[0]["content"]
-        calls.append(messages[1]["content"])
+        calls.append(str(messages[1]["content"]))
+        if system.startswith("You are the critic"):
+            return json.dumps({"verdict": "Replan", "diagnosis": "again", "rule": f"rule number {len(calls)}"})
         if "high-level planner" in system and "Split" in system:
             return json.dumps({"goals": [{"id": f"g{i}", "goal": f"goal {i}", "after": []} for i in range(goals)]})
         if "high-level planner" in system:
@@ -158,10 +160,11 @@ def test_calls_without_an_action_are_capped_and_rules_in_a_prompt_too() -> None:
     assert len(calls) == 40
     assert result.settlement.outcome == "agent_failure"
     assert "40 model calls without an action" in result.settlement.failure_reason
-    assert len(agent.episodic.experience) == 5 and agent.episodic.experience[-1] == f"rule number {len(calls)}"
+    [step] = sink.steps  # the one step that never got an action
+    made = [f"rule number {i + 1}" for i, c in enumerate(step.calls) if c["module"] == "critic"]  # every critic call
+    assert len(made) > 5 and agent.episodic.experience == made[-5:]  # the newest five rules are kept
     shown = [set(re.findall(r"rule number \d+", c)) for c in calls]
     assert max(map(len, shown)) == 5  # no prompt shows more than the newest five rules
-    [step] = sink.steps  # the one step that never got an action
     assert len(step.calls) == 40 and step.calls[0]["module"] == "high_planner"
 
 
