@@ -13,6 +13,7 @@ from suite.loop import TraceSink, run_episode
 from suite.models.reply import ModelReply
 from suite.outcomes import unparsable_steps
 from suite.records import Action, Observation, Settlement, StepRecord, StepResult, Task
+from suite.registry import BenchmarkSpec
 
 TASK = Task("probe", "t1", {}, max_steps=3)
 
@@ -39,6 +40,10 @@ class ReplyHost:
 
     def __init__(self, parse: Any) -> None:
         self.parse = parse
+
+    def benchmark(self, name: str) -> BenchmarkSpec:
+        """A benchmark with the core's defaults (one model call per step, however empty its reply)."""
+        return BenchmarkSpec(name, "", [])
 
     def call(self, hook: str, benchmark: str, **kwargs: Any) -> Any:
         if hook == "make_env":
