@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -24,6 +25,8 @@ RUN_FLAGS = {
     "concurrency": "run.concurrency",
     "max_cost": "run.max_cost", "executor": "run.executor", "ray_address": "ray.address",
 }
+#: a `key=value` config override (a flag starts with `-`)
+OVERRIDE = re.compile(r"^[^-=][^=]*=")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -120,9 +123,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse_command_line(argv: list[str] | None = None) -> argparse.Namespace:
+    """Parse `suite ...`: `key=value` overrides may stand anywhere after the subcommand, between or after flags."""
+    parser = _parser()
+    args, extras = parser.parse_known_args(argv)
+    if extras and hasattr(args, "overrides") and all(OVERRIDE.match(e) for e in extras):
+        args.overrides = [*(args.overrides or []), *extras]
+    elif extras:
+        parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `suite` command."""
-    args = _parser().parse_args(argv)
+    args = parse_command_line(argv)
     logging.basicConfig(format="warning: %(message)s", level=logging.WARNING)
     try:
         from suite import commands

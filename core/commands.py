@@ -13,6 +13,7 @@ from suite import config as configmod
 from suite import datadirs, runner, settings
 from suite.cli import RUN_FLAGS, console, err_console, existing_dir, print_json, print_table, run_async
 from suite.errors import ConfigError, PluginError, SuiteError
+from suite.extras import Requirement, check_requirements
 from suite.plugins import PluginHost, build_host
 from suite.progress import RunProgress
 from suite.records import INFRA_OUTCOMES
@@ -61,6 +62,9 @@ def _apply_data_dir(cfg: DictConfig, benchmarks: list[str], data_dir: str | None
 def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> Any:
     uses_model = any(host.registry.agent(str(cfg.run.agent), b).uses_model for b in benchmarks)
     if not uses_model:
+        if cfg.run.model:
+            raise ConfigError(f"agent {cfg.run.agent!r} uses no model, so --model {cfg.run.model} would only "
+                              "mislabel its results: drop --model (or pick an agent that uses one)")
         return None
     if not cfg.run.model:
         raise ConfigError(f"agent {cfg.run.agent!r} needs a model: pass --model (a litellm model string)")
@@ -98,8 +102,7 @@ def _check_vision(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> N
 
     needs = {}
     for bench in benchmarks:
-        images = host.benchmark(bench).images
-        switch = images(cfg.get(bench)) if images is not None else None
+        switch = sends_images(host, cfg, bench)
         if switch is not None:
             needs[bench] = switch
     if not needs:
@@ -108,6 +111,26 @@ def _check_vision(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> N
     if vision.takes_images is None:
         err_console.print(f"warning: cannot tell whether {cfg.run.model} takes images: {vision.how}", highlight=False)
     check_images(str(cfg.run.model), vision, needs)
+
+
+def sends_images(host: PluginHost, cfg: DictConfig, bench: str) -> str | None:
+    """What the run's agent will send on `bench`: None for no images, else the setting that turns them off ('' for
+    none). The agent's own declaration (`AgentSpec.images`) decides; an agent without one sends the benchmark's
+    prompts (`BenchmarkSpec.images`)."""
+    agent = host.registry.agent(str(cfg.run.agent), bench)
+    if agent.images is not None:
+        return agent.images(cfg, bench)
+    images = host.benchmark(bench).images
+    return images(cfg.get(bench)) if images is not None else None
+
+
+def check_extras(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> None:
+    """Refuse, in one line naming the extra, a setting whose optional package is not installed."""
+    needed = [Requirement("--executor ray", "ray", "ray")] if str(cfg.run.executor) == "ray" else []
+    for bench in benchmarks:
+        requires = host.benchmark(bench).requires
+        needed += list(requires(cfg.get(bench) or OmegaConf.create({}))) if requires is not None else []
+    check_requirements(needed)
 
 
 def check_run_settings(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> None:
@@ -124,6 +147,7 @@ def start_session(
     Every setting, the model and the data are checked before the folder is made."""
     benchmarks = runner.resolve_benchmarks(host, _split(cfg.run.plugins))
     check_run_settings(host, cfg, benchmarks)
+    check_extras(host, cfg, benchmarks)
     model = model or _model_client(cfg, host, benchmarks)
     choices = runner.resolve_data(host, cfg, benchmarks)
     tasks, selection = runner.plan_tasks(host, cfg, benchmarks)
@@ -161,6 +185,7 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
     meta = store.meta()
     benchmarks = list(meta["benchmarks"])
     check_run_settings(host, cfg, benchmarks)
+    check_extras(host, cfg, benchmarks)
     _check_data_unchanged(meta)
     if args.retry_infra:
         reopened = store.reopen(INFRA_OUTCOMES)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from suite.errors import PluginError
+from suite.extras import Requirement
 
 if TYPE_CHECKING:
     from suite.agents import Agent, AgentContext
@@ -89,6 +90,9 @@ class BenchmarkSpec:
     #: reply that `parse_action` accepts, drawn with `rng` (a `random.Random`), or the first option when `rng`
     #: is None
     valid_reply: Callable[[Task, Observation, random.Random | None], str] | None = None
+    #: the optional packages its config section needs (e.g. `env.backend=ai2thor` needs the `thor` extra): given the
+    #: section, the `Requirement`s it makes; a run whose requirement is not installed fails before it starts
+    requires: Callable[[Any], Sequence[Requirement]] | None = None
 
 
 @dataclass
@@ -101,6 +105,10 @@ class AgentSpec:
     uses_model: bool = False
     benchmarks: tuple[str, ...] | None = None
     plugin: str = ""
+    #: whether it sends the model images: given the run's config and the benchmark, None when it sends none, else
+    #: the setting that turns them off ('' when none does); left None, the agent sends the benchmark's own prompts
+    #: and `BenchmarkSpec.images` decides (a model that takes no images then fails before the run)
+    images: Callable[[Any, str], str | None] | None = None
 
 
 @dataclass

@@ -19,7 +19,7 @@ from suite_asgard.report_view import report_view
 from suite_asgard.settings import CONFIG_SCHEMA
 from suite_asgard.termination import TerminationRules
 from suite_asgard.vocabulary import HIDDEN_TYPES, SLICED_FORM, TASK_TYPES
-from suite_household.thor_backend import backend_env
+from suite_household.thor_backend import backend_env, thor_requirements
 
 BENCH = "asgard"
 HERE = Path(__file__).parent
@@ -56,6 +56,7 @@ def register(registry: Registry) -> None:
         resources={"num_cpus": 1},
         config_schema=CONFIG_SCHEMA,
         images=lambda section: None if resolve_condition(section).text_only else "asgard.condition=text_only",
+        requires=thor_requirements(BENCH),
         valid_reply=valid_replies.valid_reply,
     ))
     registry.add_report_view(report_view(BENCH))

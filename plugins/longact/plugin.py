@@ -9,7 +9,7 @@ from suite.errors import ConfigError
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
-from suite_household.thor_backend import backend_env
+from suite_household.thor_backend import backend_env, thor_requirements
 from suite_longact import prompting, scoring, valid_replies
 from suite_longact.data import MANIFEST, is_data_dir, load_pack
 from suite_longact.env import LongActEnv, make_env_from_data
@@ -47,6 +47,7 @@ def register(registry: Registry) -> None:
         config_schema=CONFIG_SCHEMA,
         valid_reply=valid_replies.valid_reply,
         images=sends_images,
+        requires=thor_requirements(BENCH),
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
@@ -61,7 +62,12 @@ def register(registry: Registry) -> None:
                                  benchmarks=(BENCH,)))
     registry.add_agent(AgentSpec("holomind", holomind_agent,
                                  "HoloMind: two-layer planner, executor over skills, memories, critic",
-                                 uses_model=True, benchmarks=(BENCH,)))
+                                 uses_model=True, benchmarks=(BENCH,), images=holomind_images))
+
+
+def holomind_images(config: Any, benchmark: str) -> str | None:
+    """What HoloMind sends the model: its modules prompt with text only (the state as text, never a frame)."""
+    return None
 
 
 def _check(config: Any) -> tuple[str, set[str] | None]:

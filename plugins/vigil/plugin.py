@@ -9,6 +9,7 @@ from suite.errors import ConfigError
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
+from suite_household.thor_backend import thor_requirements
 from suite_vigil import analysis, prompting, scoring, valid_replies
 from suite_vigil.env import VigilEnv
 from suite_vigil.episodes import PACK_MANIFEST, is_data_dir, load_episodes
@@ -62,6 +63,7 @@ def register(registry: Registry) -> None:
         config_schema=CONFIG_SCHEMA,
         valid_reply=valid_replies.valid_reply,
         images=lambda section: "",  # the agent acts on the current frame by pixel: no setting turns images off
+        requires=thor_requirements(BENCH),
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
