@@ -14,6 +14,7 @@ from suite import datadirs, runner, settings
 from suite.cli import RUN_FLAGS, console, err_console, existing_dir, print_json, print_table, run_async
 from suite.errors import ConfigError, PluginError, SuiteError
 from suite.extras import Requirement, check_requirements
+from suite.infra import summarize_infra
 from suite.plugins import PluginHost, build_host
 from suite.progress import RunProgress
 from suite.records import INFRA_OUTCOMES
@@ -25,6 +26,7 @@ from suite.store import CONFIG_NAME, DB_NAME, STAGING_PREFIX, RunStore
 EXIT_INTERRUPTED = 130
 EXIT_STOPPED = 3
 EXIT_MODEL_FAILED = 4
+EXIT_INFRA_FAILURES = 5
 
 
 def _split(value: Any) -> list[str]:
@@ -244,7 +246,8 @@ def _check_data_unchanged(meta: dict[str, Any]) -> None:
 def execute_session(session: runner.RunSession, tasks: list) -> str:
     """Run the planned episodes with a progress display; returns the run status."""
     done = session.store.counts().get("done", 0)
-    with RunProgress(total=len(tasks), console=err_console, budgets=[t.max_steps for t in tasks]) as progress:
+    with RunProgress(total=len(tasks), console=err_console, budgets=[t.max_steps for t in tasks],
+                     concurrency=int(session.cfg.run.concurrency)) as progress:
         session.progress = progress
         progress.note(f"run {session.store.root}: {len(tasks)} episodes to run ({done} already finished)")
         try:
@@ -257,6 +260,7 @@ def execute_session(session: runner.RunSession, tasks: list) -> str:
 def _finish(session: runner.RunSession, status: str, show_report: bool) -> int:
     root = session.store.root
     unfinished = len(session.store.unfinished())
+    infra = summarize_infra(session.store.records())
     session.store.close()
     if status == "interrupted":
         err_console.print(f"interrupted: finished episodes are stored; resume with `suite run --resume {root}`")
@@ -274,6 +278,9 @@ def _finish(session: runner.RunSession, status: str, show_report: bool) -> int:
         err_console.print(f"stopped: the cost budget was reached; resume with `suite run --resume {root} --max-cost N`")
         return EXIT_STOPPED
     err_console.print(f"run folder: {root}", highlight=False)
+    if infra is not None:
+        err_console.print(infra.line(root), highlight=False, markup=False, soft_wrap=True)
+        return EXIT_INFRA_FAILURES
     return 0
 
 

@@ -77,7 +77,7 @@ class RunSession:
     progress: RunProgress | None = None
     in_flight: set[str] = field(default_factory=set)
     first_failures: FirstFailures | None = None  # set when the episodes start
-    stop_cause: str | None = None  # why the run stops before its end (a permanent model error), if it does
+    stop_cause: str | None = None  # why the run stops before its end (a fatal model error), if it does
 
     @cached_property
     def agent_name(self) -> str:
@@ -134,12 +134,11 @@ class RunSession:
         if self.store.finish(record):
             cause = self.first_failures.observe(record) if self.first_failures else None
             if cause and self.stop_cause is None:
-                self.stop_cause = f"the first {self.first_failures.needed} episode(s) all failed with one model " \
-                                  f"error that no retry fixes ({cause})"
+                self.stop_cause = f"the first {self.first_failures.needed} episode(s) all failed with {cause}"
             self.host.broadcast("on_episode_end", run=self.info, record=record)
             if self.progress:
                 tokens = record.prompt_tokens + record.completion_tokens
-                self.progress.advance(record.outcome == "success", tokens, record.cost_usd, task.key,
+                self.progress.advance(record.outcome, tokens, record.cost_usd, task.key,
                                       steps=record.steps, budget=task.max_steps)
         return record
 
