@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import logging
 import re
@@ -161,11 +160,6 @@ def print_table(title: str, columns: list[str], rows: list[list[Any]]) -> None:
 def print_json(data: Any) -> None:
     """Print JSON to stdout (for scripts)."""
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
-
-
-def run_async(coro: Any) -> Any:
-    """Run a coroutine to completion (Ctrl-C cancels it and raises KeyboardInterrupt)."""
-    return asyncio.run(coro)
 
 
 def existing_dir(path: str) -> Path:
