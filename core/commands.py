@@ -154,6 +154,7 @@ def start_session(
     model = model or _model_client(cfg, host, benchmarks)
     choices = runner.resolve_data(host, cfg, benchmarks)
     tasks, selection = runner.plan_tasks(host, cfg, benchmarks)
+    runner.check_tasks(host, cfg, tasks)
     meta = runner.run_metadata(host, cfg, benchmarks, choices)
 
     def fill(store: RunStore, root: Path) -> None:
@@ -200,6 +201,7 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
     missing = todo - {t.key for t in tasks}
     if missing:
         raise SuiteError(f"{len(missing)} unfinished episodes of {root} are no longer in the data, e.g. {min(missing)}")
+    runner.check_tasks(host, cfg, tasks)
     model = _model_client(cfg, host, benchmarks)
     store.set_meta(status="running", resumed_at=time.time())
     info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)

@@ -93,6 +93,11 @@ class BenchmarkSpec:
     #: the optional packages its config section needs (e.g. `env.backend=ai2thor` needs the `thor` extra): given the
     #: section, the `Requirement`s it makes; a run whose requirement is not installed fails before it starts
     requires: Callable[[Any], Sequence[Requirement]] | None = None
+    #: checks, before the run folder is made, what the selected tasks' episodes will read beyond the task itself
+    #: (the files they open, the ids their goals and checklists name): `check_tasks(tasks, section)` raises a
+    #: DataError naming the file and the JSON pointer of the first problem (what `load_tasks` cannot afford to check
+    #: for every task of a pack, e.g. a house regenerated from its seed)
+    check_tasks: Callable[[list[Task], Any], None] | None = None
 
 
 @dataclass

@@ -261,6 +261,17 @@ def plan_tasks(host: PluginHost, cfg: DictConfig,
     return tasks, selection
 
 
+def check_tasks(host: PluginHost, cfg: DictConfig, tasks: list[Task]) -> None:
+    """Each benchmark's `check_tasks` on its selected tasks (each task once, whatever its repeats)."""
+    by_bench: dict[str, dict[str, Task]] = {}
+    for task in tasks:
+        by_bench.setdefault(task.benchmark, {}).setdefault(task.meta.get("base_id", task.id), task)
+    for bench, chosen in by_bench.items():
+        check = host.benchmark(bench).check_tasks
+        if check is not None:
+            check(list(chosen.values()), cfg.get(bench) or OmegaConf.create({}))
+
+
 def _no_tasks(benchmarks: list[str], wanted: Any, examples: list[str]) -> str:
     """Why nothing is left to run: no id matched, or the benchmarks' own settings kept no task."""
     names = ", ".join(benchmarks)
