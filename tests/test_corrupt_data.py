@@ -15,6 +15,7 @@ from suite.cli import main
 REPO = Path(__file__).resolve().parent.parent
 VIGIL = REPO / "plugins" / "vigil" / "pack" / "data"
 LONGACT = REPO / "plugins" / "longact" / "pack" / "data"
+ASGARD = REPO / "plugins" / "asgard" / "pack" / "data"
 
 def _vigil_slice(root: Path) -> tuple[dict[str, Any], Path]:
     """The pack's first episode with a preset state and its house, in `root`; returns the episode and house file."""
@@ -112,6 +113,18 @@ LONGACT_CASES = [
 ]
 
 
+ASGARD_CASES = [
+    ("truncated", Change(raw=lambda b: b[: len(b) // 2]), "/"),
+    ("1e300 start position", _set("initial_pose", "position", "x", value=1e300), "/initial_pose/position/x"),
+    ("rotation 1e30", _set("initial_pose", "rotation", value=1e30), "/initial_pose/rotation"),
+    ("setup naming an unknown object", _set("setup_actions", 0, "object_name", value="Nothing_12345678"),
+     "/setup_actions/0/object_name"),
+    ("goal over an unknown type", _set("goal", "state_goals", 0, "object_type", value="Unobtainium"),
+     "/goal/state_goals/0/object_type"),
+    ("unknown scene", _set("scene", value="FloorPlan999"), "/scene"),
+]
+
+
 def _refused(bench: str, data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
     out = tmp_path / "run"
     assert main(["run", "--plugins", bench, "--agent", "oracle", "--data-dir", str(data), "--out", str(out)]) == 2
@@ -159,6 +172,25 @@ def test_a_corrupt_longact_pack_is_refused_before_the_run(case: str, change: Cha
     assert line.startswith(f"error: {path}: at {pointer}"), line
 
 
+@pytest.mark.parametrize(("case", "change", "pointer"), ASGARD_CASES, ids=[c[0] for c in ASGARD_CASES])
+def test_a_corrupt_asgard_plan_is_refused_before_the_run(case: str, change: Change, pointer: str, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    data = _asgard_slice(tmp_path / "data")
+    plan = next(data.glob("*/plan.json"))
+    change.apply(plan)
+    line = _refused("asgard", data, tmp_path, capsys)
+    assert line.startswith(f"error: {plan}: at {pointer}: "), line
+
+
+def _asgard_slice(root: Path) -> Path:
+    """The pack's first coffee plan (it has a setup action and state goals) and the inventories, in `root`."""
+    folder = next(p for p in sorted(ASGARD.iterdir()) if p.name.startswith("coffee__Mug"))
+    (root / folder.name).mkdir(parents=True)
+    (root / folder.name / "plan.json").write_bytes((folder / "plan.json").read_bytes())
+    (root / "inventories.json").write_bytes((ASGARD / "inventories.json").read_bytes())
+    return root
+
+
 def test_the_uncorrupted_slices_run(tmp_path: Path) -> None:
     """The slices themselves are good data: each runs to success with the oracle."""
     vigil = tmp_path / "vigil"
@@ -167,6 +199,6 @@ def test_the_uncorrupted_slices_run(tmp_path: Path) -> None:
     longact = tmp_path / "longact"
     longact.mkdir()
     (longact / "episodes.json").write_text(json.dumps(_longact_slice()), encoding="utf-8")
-    for bench, data in (("vigil", vigil), ("longact", longact)):
+    for bench, data in (("vigil", vigil), ("longact", longact), ("asgard", _asgard_slice(tmp_path / "asgard"))):
         assert main(["run", "--plugins", bench, "--agent", "oracle", "--data-dir", str(data), "--out",
                      str(tmp_path / f"run-{bench}"), "--no-report"]) == 0
