@@ -16,6 +16,7 @@ REPO = Path(__file__).resolve().parent.parent
 VIGIL = REPO / "plugins" / "vigil" / "pack" / "data"
 LONGACT = REPO / "plugins" / "longact" / "pack" / "data"
 ASGARD = REPO / "plugins" / "asgard" / "pack" / "data"
+AGENTVQA = REPO / "plugins" / "agentvqa" / "pack"
 
 def _vigil_slice(root: Path) -> tuple[dict[str, Any], Path]:
     """The pack's first episode with a preset state and its house, in `root`; returns the episode and house file."""
@@ -191,6 +192,31 @@ def _asgard_slice(root: Path) -> Path:
     return root
 
 
+IMAGE_CASES = [
+    ("truncated", Change(raw=lambda b: b[: len(b) // 2])),
+    ("random bytes", Change(raw=lambda b: bytes(range(256)) * 4)),
+]
+
+
+def _agentvqa_slice(root: Path) -> Path:
+    """The pack's first question and its one image, in `root`; returns the image."""
+    record = json.loads((AGENTVQA / "records.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    (image,) = record["media"]["images"]
+    (root / image).parent.mkdir(parents=True)
+    (root / image).write_bytes((AGENTVQA / image).read_bytes())
+    (root / "records.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    return root / image
+
+
+@pytest.mark.parametrize(("case", "change"), IMAGE_CASES, ids=[c[0] for c in IMAGE_CASES])
+def test_a_corrupt_agentvqa_image_is_refused_before_the_run(case: str, change: Change, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    image = _agentvqa_slice(tmp_path / "data")
+    change.apply(image)
+    line = _refused("agentvqa", tmp_path / "data", tmp_path, capsys)
+    assert line.startswith(f"error: {image}: at /: an image file Pillow can read"), line
+
+
 def test_the_uncorrupted_slices_run(tmp_path: Path) -> None:
     """The slices themselves are good data: each runs to success with the oracle."""
     vigil = tmp_path / "vigil"
@@ -199,6 +225,8 @@ def test_the_uncorrupted_slices_run(tmp_path: Path) -> None:
     longact = tmp_path / "longact"
     longact.mkdir()
     (longact / "episodes.json").write_text(json.dumps(_longact_slice()), encoding="utf-8")
-    for bench, data in (("vigil", vigil), ("longact", longact), ("asgard", _asgard_slice(tmp_path / "asgard"))):
+    _agentvqa_slice(tmp_path / "agentvqa")
+    for bench, data in (("vigil", vigil), ("longact", longact), ("asgard", _asgard_slice(tmp_path / "asgard")),
+                        ("agentvqa", tmp_path / "agentvqa")):
         assert main(["run", "--plugins", bench, "--agent", "oracle", "--data-dir", str(data), "--out",
                      str(tmp_path / f"run-{bench}"), "--no-report"]) == 0
