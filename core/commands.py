@@ -277,14 +277,14 @@ def _finish(session: runner.RunSession, status: str, show_report: bool) -> int:
         cfg = session.cfg.report
         render(summarize(session.host, [root], cfg.bootstrap, cfg.confidence, cfg.seed, bool(cfg.get("reference"))),
                "table", console)
+    if status != "stopped":
+        err_console.print(f"run folder: {root}", highlight=False)
+    if infra is not None:
+        err_console.print(infra.line(root), highlight=False, markup=False, soft_wrap=True)
     if status == "stopped":
         err_console.print(f"stopped: the cost budget was reached; resume with `suite run --resume {root} --max-cost N`")
         return EXIT_STOPPED
-    err_console.print(f"run folder: {root}", highlight=False)
-    if infra is not None:
-        err_console.print(infra.line(root), highlight=False, markup=False, soft_wrap=True)
-        return EXIT_INFRA_FAILURES
-    return 0
+    return 0 if infra is None else EXIT_INFRA_FAILURES
 
 
 def cmd_run(args: argparse.Namespace) -> int:
