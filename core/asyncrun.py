@@ -54,7 +54,7 @@ def _unstarted(coro: Coroutine[Any, Any, Any]) -> bool:
     return inspect.getcoroutinestate(coro) == inspect.CORO_CREATED
 
 
-def run_async(coro: Coroutine[Any, Any, Any]) -> Any:
+def run_to_completion(coro: Coroutine[Any, Any, Any]) -> Any:
     """Run a coroutine to completion (Ctrl-C cancels it and raises KeyboardInterrupt)."""
     with asyncio.Runner() as runner:
         runner.get_loop().set_default_executor(ClosingExecutor())

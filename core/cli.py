@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 
 import suite
 from rich.console import Console
+from suite.asyncrun import run_to_completion
 from suite.errors import SuiteError
 
 #: Wide output when piped, so tables stay readable in logs; a terminal sets its own width.
@@ -160,6 +161,11 @@ def print_table(title: str, columns: list[str], rows: list[list[Any]]) -> None:
 def print_json(data: Any) -> None:
     """Print JSON to stdout (for scripts)."""
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+
+def run_async(coro: Any) -> Any:
+    """Run a coroutine to completion (Ctrl-C cancels it and raises KeyboardInterrupt; see suite.asyncrun)."""
+    return run_to_completion(coro)
 
 
 def existing_dir(path: str) -> Path:

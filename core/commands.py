@@ -11,8 +11,7 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 from suite import config as configmod
 from suite import datadirs, runner, settings
-from suite.asyncrun import run_async
-from suite.cli import RUN_FLAGS, console, err_console, existing_dir, print_json, print_table
+from suite.cli import RUN_FLAGS, console, err_console, existing_dir, print_json, print_table, run_async
 from suite.errors import ConfigError, PluginError, SuiteError
 from suite.extras import Requirement, check_requirements
 from suite.infra import summarize_infra

@@ -77,7 +77,7 @@ class RunSession:
     progress: RunProgress | None = None
     in_flight: set[str] = field(default_factory=set)
     first_failures: FirstFailures | None = None  # set when the episodes start
-    stop_cause: str | None = None  # why the run stops before its end (a fatal model error), if it does
+    stop_cause: str | None = None  # why the run stops before its end (a permanent model error), if it does
 
     @cached_property
     def agent_name(self) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from run_processes import interrupt, start_suite, wait_finished
-from suite.asyncrun import run_async
+from suite.cli import run_async
 
 
 def test_a_coroutine_made_in_a_worker_thread_whose_await_was_cancelled_is_closed() -> None:
