@@ -104,7 +104,8 @@ def _check_vision(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> N
 
     needs = {}
     for bench in benchmarks:
-        switch = sends_images(host, cfg, bench)
+        images = host.benchmark(bench).images
+        switch = images(cfg.get(bench)) if images is not None else None
         if switch is not None:
             needs[bench] = switch
     if not needs:
@@ -113,17 +114,6 @@ def _check_vision(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> N
     if vision.takes_images is None:
         err_console.print(f"warning: cannot tell whether {cfg.run.model} takes images: {vision.how}", highlight=False)
     check_images(str(cfg.run.model), vision, needs)
-
-
-def sends_images(host: PluginHost, cfg: DictConfig, bench: str) -> str | None:
-    """What the run's agent will send on `bench`: None for no images, else the setting that turns them off ('' for
-    none). The agent's own declaration (`AgentSpec.images`) decides; an agent without one sends the benchmark's
-    prompts (`BenchmarkSpec.images`)."""
-    agent = host.registry.agent(str(cfg.run.agent), bench)
-    if agent.images is not None:
-        return agent.images(cfg, bench)
-    images = host.benchmark(bench).images
-    return images(cfg.get(bench)) if images is not None else None
 
 
 def check_extras(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> None:

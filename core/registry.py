@@ -82,14 +82,6 @@ class BenchmarkSpec:
     #: a JSON Schema (a dict, or the Path of a .json file) of the benchmark's config section: every run checks the
     #: section against it before its first episode, so a bad setting fails in one line instead of in every episode
     config_schema: dict[str, Any] | Path | None = None
-    #: whether its config sends the model images: given its config section, None when it sends none, else the
-    #: setting that turns them off ('' when none does); a model that takes no images then fails before the run
-    images: Callable[[Any], str | None] | None = None
-    #: a valid reply to a step, for the offline baseline models `scripted/random` and `scripted/first-option`
-    #: (and any script registered with `valid_reply=True`): `valid_reply(task, observation, rng)` is a complete
-    #: reply that `parse_action` accepts, drawn with `rng` (a `random.Random`), or the first option when `rng`
-    #: is None
-    valid_reply: Callable[[Task, Observation, random.Random | None], str] | None = None
     #: the optional packages its config section needs (e.g. `env.backend=ai2thor` needs the `thor` extra): given the
     #: section, the `Requirement`s it makes; a run whose requirement is not installed fails before it starts
     requires: Callable[[Any], Sequence[Requirement]] | None = None
@@ -98,6 +90,14 @@ class BenchmarkSpec:
     #: DataError naming the file and the JSON pointer of the first problem (what `load_tasks` cannot afford to check
     #: for every task of a pack, e.g. a house regenerated from its seed)
     check_tasks: Callable[[list[Task], Any], None] | None = None
+    #: whether its config sends the model images: given its config section, None when it sends none, else the
+    #: setting that turns them off ('' when none does); a model that takes no images then fails before the run
+    images: Callable[[Any], str | None] | None = None
+    #: a valid reply to a step, for the offline baseline models `scripted/random` and `scripted/first-option`
+    #: (and any script registered with `valid_reply=True`): `valid_reply(task, observation, rng)` is a complete
+    #: reply that `parse_action` accepts, drawn with `rng` (a `random.Random`), or the first option when `rng`
+    #: is None
+    valid_reply: Callable[[Task, Observation, random.Random | None], str] | None = None
 
 
 @dataclass
@@ -110,10 +110,6 @@ class AgentSpec:
     uses_model: bool = False
     benchmarks: tuple[str, ...] | None = None
     plugin: str = ""
-    #: whether it sends the model images: given the run's config and the benchmark, None when it sends none, else
-    #: the setting that turns them off ('' when none does); left None, the agent sends the benchmark's own prompts
-    #: and `BenchmarkSpec.images` decides (a model that takes no images then fails before the run)
-    images: Callable[[Any, str], str | None] | None = None
 
 
 @dataclass

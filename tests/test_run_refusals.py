@@ -1,5 +1,5 @@
-"""What a run refuses (or takes) before its folder is made: a missing extra, a model for an agent that uses none,
-overrides anywhere on the line, the vision check by what the agent sends (issue 20 items 6, 7, 15, 16)."""
+"""What a run refuses (or takes) before its folder is made: a missing extra, a model for an agent that uses none;
+and overrides anywhere on the line (issue 20 items 6, 7, 15)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 from omegaconf import OmegaConf
 from suite import extras
 from suite.cli import main, parse_command_line
-from suite.models import register_script
 from suite.store import CONFIG_NAME, RunStore
 
 
@@ -81,22 +80,3 @@ def test_an_unknown_flag_is_still_refused_in_one_line(capsys: pytest.CaptureFixt
         parse_command_line(["run", "--plugins", "omniear", "a=1", "--limit", "2", "--bogus"])
     assert exit_.value.code == 2
     assert capsys.readouterr().err == "suite: error: unrecognized arguments: --bogus (see suite --help)\n"
-
-
-def test_holomind_runs_with_a_text_only_model_since_it_sends_no_images(tmp_path: Path) -> None:
-    """The vision check follows what the agent sends (AgentSpec.images), not the direct agent's prompts."""
-    register_script("text-only-holomind", lambda messages: "no plan")
-    out = tmp_path / "r"
-    assert main(["run", "--plugins", "longact", "--agent", "holomind", "--model", "scripted/text-only-holomind",
-                 "model.vision=false", "--limit", "1", "longact.max_steps=2", "--out", str(out), "--no-report",
-                 "model.cache=false"]) == 0
-    assert RunStore(out).counts() == {"done": 1}
-
-
-def test_the_direct_agent_on_longact_still_needs_a_model_that_takes_images(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    register_script("text-only-direct", lambda messages: "no plan")
-    out = tmp_path / "r"
-    assert main(["run", "--plugins", "longact", "--model", "scripted/text-only-direct", "model.vision=false",
-                 "--limit", "1", "--out", str(out)]) == 2
-    assert "longact.images=[]" in capsys.readouterr().err and not out.exists()

@@ -64,12 +64,7 @@ def register(registry: Registry) -> None:
                                  benchmarks=(BENCH,)))
     registry.add_agent(AgentSpec("holomind", holomind_agent,
                                  "HoloMind: two-layer planner, executor over skills, memories, critic",
-                                 uses_model=True, benchmarks=(BENCH,), images=holomind_images))
-
-
-def holomind_images(config: Any, benchmark: str) -> str | None:
-    """What HoloMind sends the model: its modules prompt with text only (the state as text, never a frame)."""
-    return None
+                                 uses_model=True, benchmarks=(BENCH,)))
 
 
 def _check(config: Any) -> tuple[str, set[str] | None]:
