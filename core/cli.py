@@ -12,7 +12,6 @@ from typing import Any, NoReturn
 
 import suite
 from rich.console import Console
-from suite.asyncrun import run_to_completion
 from suite.errors import SuiteError
 
 #: Wide output when piped, so tables stay readable in logs; a terminal sets its own width.
@@ -31,6 +30,16 @@ OVERRIDE = re.compile(r"^[^-=][^=]*=")
 
 class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line (and exit 2), like every other error of the suite."""
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:
+        """Parse the command line; `key=value` overrides may stand anywhere after the subcommand, between or after
+        its flags (argparse alone takes them only in one run of positionals)."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras and hasattr(parsed, "overrides") and all(OVERRIDE.match(e) for e in extras):
+            parsed.overrides = [*(parsed.overrides or []), *extras]
+        elif extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
 
     def error(self, message: str) -> NoReturn:
         """Print `<prog>: error: <message> (see <prog> --help)` and exit 2."""
@@ -123,20 +132,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def parse_command_line(argv: list[str] | None = None) -> argparse.Namespace:
-    """Parse `suite ...`: `key=value` overrides may stand anywhere after the subcommand, between or after flags."""
-    parser = _parser()
-    args, extras = parser.parse_known_args(argv)
-    if extras and hasattr(args, "overrides") and all(OVERRIDE.match(e) for e in extras):
-        args.overrides = [*(args.overrides or []), *extras]
-    elif extras:
-        parser.error(f"unrecognized arguments: {' '.join(extras)}")
-    return args
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `suite` command."""
-    args = parse_command_line(argv)
+    args = _parser().parse_args(argv)
     logging.basicConfig(format="warning: %(message)s", level=logging.WARNING)
     try:
         from suite import commands
@@ -165,6 +163,8 @@ def print_json(data: Any) -> None:
 
 def run_async(coro: Any) -> Any:
     """Run a coroutine to completion (Ctrl-C cancels it and raises KeyboardInterrupt; see suite.asyncrun)."""
+    from suite.asyncrun import run_to_completion
+
     return run_to_completion(coro)
 
 

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-from suite.records import INFRA_OUTCOMES
 
 
 def eta_seconds(elapsed_s: float, steps_done: int, budget_done: int, budget_left: float) -> float | None:
@@ -81,12 +80,13 @@ class RunProgress:
         if self._progress:
             self._progress.stop()
 
-    def advance(self, outcome: str, tokens: int, cost: float, label: str, steps: int = 1,
-                budget: int | None = None) -> None:
-        """One episode finished with `outcome` after `steps` steps of its step `budget` (None: it has none)."""
+    def advance(self, success: bool, tokens: int, cost: float, label: str, steps: int = 1,
+                budget: int | None = None, infra: bool = False) -> None:
+        """One episode finished after `steps` steps of its step `budget` (None: it has none); `infra` when it ended in
+        an infra failure (it then counts apart, not against the agent's success rate)."""
         self.done += 1
-        self.success += int(outcome == "success")
-        self.infra += int(outcome in INFRA_OUTCOMES)
+        self.success += int(success)
+        self.infra += int(infra)
         self.tokens += tokens
         self.cost += cost
         steps = max(steps, 1)

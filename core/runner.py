@@ -25,7 +25,7 @@ from suite.failfast import FirstFailures
 from suite.loop import EpisodeResult, Offload, TraceSink, inline, run_episode
 from suite.plugins import PluginHost
 from suite.progress import RunProgress
-from suite.records import EpisodeRecord, Observation, StepRecord, Task
+from suite.records import INFRA_OUTCOMES, EpisodeRecord, Observation, StepRecord, Task
 from suite.runinfo import RunInfo
 from suite.sampling import stratified_sample
 from suite.store import CONFIG_NAME, DB_NAME, RunStore
@@ -138,8 +138,9 @@ class RunSession:
             self.host.broadcast("on_episode_end", run=self.info, record=record)
             if self.progress:
                 tokens = record.prompt_tokens + record.completion_tokens
-                self.progress.advance(record.outcome, tokens, record.cost_usd, task.key,
-                                      steps=record.steps, budget=task.max_steps)
+                self.progress.advance(record.outcome == "success", tokens, record.cost_usd, task.key,
+                                      steps=record.steps, budget=task.max_steps,
+                                      infra=record.outcome in INFRA_OUTCOMES)
         return record
 
     async def run_local(self, task: Task) -> EpisodeRecord | None:

@@ -23,7 +23,7 @@ def test_short_first_episodes_do_not_make_a_long_run_look_short(monkeypatch: pyt
     clock = iter([0.0, 60.0, 60.0, 60.0])
     monkeypatch.setattr(progressmod.time, "monotonic", lambda: next(clock))
     bar = RunProgress(total=3, console=Console(file=io.StringIO()), live=False, budgets=[1, 35, 35])
-    bar.advance("success", 0, 0.0, "a", steps=1, budget=1)  # a 1-step episode took 60 s: by episodes, 120 s are left
+    bar.advance(True, 0, 0.0, "a", steps=1, budget=1)  # a 1-step episode took 60 s: by episodes, 120 s are left
     assert bar.eta() == pytest.approx(70 * 60.0)  # by steps: up to 70 steps of 60 s
 
 
@@ -31,7 +31,7 @@ def test_episodes_without_a_budget_count_at_the_mean_steps_used(monkeypatch: pyt
     clock = iter([0.0, 30.0, 30.0])
     monkeypatch.setattr(progressmod.time, "monotonic", lambda: next(clock))
     bar = RunProgress(total=2, console=Console(file=io.StringIO()), live=False, budgets=[None, None])
-    bar.advance("agent_failure", 0, 0.0, "a", steps=3)
+    bar.advance(False, 0, 0.0, "a", steps=3)
     assert bar.eta() == pytest.approx(30.0)
 
 
@@ -42,10 +42,10 @@ def test_no_eta_until_a_first_wave_of_concurrent_episodes_has_finished(monkeypat
     out = io.StringIO()
     monkeypatch.setattr(progressmod.sys, "stderr", out)
     bar = RunProgress(total=8, console=Console(file=io.StringIO()), live=False, budgets=[50] * 8, concurrency=8)
-    bar.advance("model_error", 0, 0.0, "a", steps=1, budget=50)
+    bar.advance(False, 0, 0.0, "a", steps=1, budget=50, infra=True)
     assert bar.eta() is None and out.getvalue().rstrip().endswith("eta -")
     for _ in range(7):
-        bar.advance("success", 0, 0.0, "b", steps=10, budget=50)
+        bar.advance(True, 0, 0.0, "b", steps=10, budget=50)
     assert bar.eta() == pytest.approx(0.0)
 
 
@@ -53,8 +53,8 @@ def test_success_is_over_the_agents_outcomes_and_infra_failures_are_apart(monkey
     out = io.StringIO()
     monkeypatch.setattr(progressmod.sys, "stderr", out)
     bar = RunProgress(total=4, console=Console(file=io.StringIO()), live=False)
-    bar.advance("model_error", 0, 0.0, "a")
+    bar.advance(False, 0, 0.0, "a", infra=True)
     assert "success -  infra failures 1  tokens" in out.getvalue().splitlines()[-1]
-    for outcome in ("success", "agent_failure", "timeout"):
-        bar.advance(outcome, 0, 0.0, "b")
+    for success, infra in ((True, False), (False, False), (False, True)):  # success, agent_failure, timeout
+        bar.advance(success, 0, 0.0, "b", infra=infra)
     assert "success 50% of 2  infra failures 2  tokens" in out.getvalue().splitlines()[-1]

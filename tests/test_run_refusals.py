@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from omegaconf import OmegaConf
 from suite import extras
-from suite.cli import main, parse_command_line
+from suite.cli import _parser, main
 from suite.store import CONFIG_NAME, RunStore
+
+
+def _parse(argv: list[str]) -> Any:
+    return _parser().parse_args(argv)
 
 
 @pytest.mark.parametrize("bench", ["asgard", "longact", "vigil"])
@@ -62,12 +67,12 @@ def test_an_oracle_row_is_never_paired_with_a_paper_row(tmp_path: Path, capsys: 
 
 
 def test_overrides_stand_anywhere_on_the_command_line(tmp_path: Path) -> None:
-    args = parse_command_line(["run", "--plugins", "omniear", "model.temperature=0", "--limit", "2",
+    args = _parse(["run", "--plugins", "omniear", "model.temperature=0", "--limit", "2",
                                "omniear.max_steps=4"])
     assert args.overrides == ["model.temperature=0", "omniear.max_steps=4"] and args.limit == 2
-    assert parse_command_line(["validate", "a=1", "--plugins", "x", "b=2", "--out", "o", "c=3"]).overrides == \
+    assert _parse(["validate", "a=1", "--plugins", "x", "b=2", "--out", "o", "c=3"]).overrides == \
         ["a=1", "b=2", "c=3"]
-    assert parse_command_line(["tasks", "omniear", "--data-dir", "d", "a=1", "b=2"]).overrides == ["a=1", "b=2"]
+    assert _parse(["tasks", "omniear", "--data-dir", "d", "a=1", "b=2"]).overrides == ["a=1", "b=2"]
     out = tmp_path / "r"
     assert main(["run", "--plugins", "omniear", "--agent", "oracle", "omniear.max_steps=7", "--limit", "1",
                  "omniear.observation_mode=global", "--out", str(out), "--no-report"]) == 0
@@ -77,6 +82,6 @@ def test_overrides_stand_anywhere_on_the_command_line(tmp_path: Path) -> None:
 
 def test_an_unknown_flag_is_still_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
-        parse_command_line(["run", "--plugins", "omniear", "a=1", "--limit", "2", "--bogus"])
+        _parse(["run", "--plugins", "omniear", "a=1", "--limit", "2", "--bogus"])
     assert exit_.value.code == 2
     assert capsys.readouterr().err == "suite: error: unrecognized arguments: --bogus (see suite --help)\n"

@@ -59,12 +59,12 @@ def register(registry: Registry) -> None:
         reference=Path(__file__).parent / "reference.json",
         resources={"num_cpus": 1},
         resources_for=simulator_resources,
+        requires=thor_requirements(BENCH),
+        check_tasks=check_tasks,
         run_metadata=run_metadata,
         config_schema=CONFIG_SCHEMA,
         valid_reply=valid_replies.valid_reply,
         images=lambda section: "",  # the agent acts on the current frame by pixel: no setting turns images off
-        requires=thor_requirements(BENCH),
-        check_tasks=check_tasks,
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
