@@ -138,8 +138,8 @@ def start_session(
 
     Every setting, the model and the data are checked before the folder is made."""
     benchmarks = runner.resolve_benchmarks(host, _split(cfg.run.plugins))
-    check_run_settings(host, cfg, benchmarks)
     check_extras(host, cfg, benchmarks)
+    check_run_settings(host, cfg, benchmarks)
     model = model or _model_client(cfg, host, benchmarks)
     choices = runner.resolve_data(host, cfg, benchmarks)
     tasks, selection = runner.plan_tasks(host, cfg, benchmarks)
@@ -187,10 +187,10 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
                           "table `superseded`, traces *.superseded-N.jsonl)", highlight=False)
     todo = set(store.unfinished())
     tasks = [t for t in runner.load_all_tasks(host, cfg, benchmarks) if t.key in todo]
+    runner.check_tasks(host, cfg, tasks)
     missing = todo - {t.key for t in tasks}
     if missing:
         raise SuiteError(f"{len(missing)} unfinished episodes of {root} are no longer in the data, e.g. {min(missing)}")
-    runner.check_tasks(host, cfg, tasks)
     model = _model_client(cfg, host, benchmarks)
     store.set_meta(status="running", resumed_at=time.time())
     info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)

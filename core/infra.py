@@ -18,6 +18,11 @@ VOLATILE = re.compile(r"\b0x[0-9a-fA-F]+\b")
 CAUSE_CHARS = 240
 
 
+def is_infra(outcome: str) -> bool:
+    """Whether an episode outcome is an infra failure (it leaves the agent's denominators)."""
+    return outcome in INFRA_OUTCOMES
+
+
 def same_fault(text: str) -> str:
     """A failure reason with what differs between two reports of one fault masked, so that they compare equal."""
     return VOLATILE.sub("0x…", " ".join(text.split()))
@@ -53,7 +58,7 @@ class InfraSummary:
 def summarize_infra(records: Iterable[dict[str, Any]]) -> InfraSummary | None:
     """The infra failures among a run's finished episode records (None when there are none)."""
     records = list(records)
-    failed = [r for r in records if r["outcome"] in INFRA_OUTCOMES]
+    failed = [r for r in records if is_infra(r["outcome"])]
     if not failed:
         return None
     causes = Counter(f"{r['outcome']}: {same_fault(r.get('failure_reason') or 'no reason given')}" for r in failed)

@@ -24,8 +24,8 @@ class RunProgress:
     step budgets, once `concurrency` episodes have finished: before that, the episodes in flight together have made
     progress the finished ones do not show)."""
 
-    def __init__(self, total: int, console: Console | None = None, live: bool | None = None,
-                 budgets: Sequence[int | None] = (), concurrency: int = 1) -> None:
+    def __init__(self, total: int, console: Console | None = None, live: bool | None = None, concurrency: int = 1,
+                 budgets: Sequence[int | None] = ()) -> None:
         self.console = console or Console(stderr=True)
         self.total = total
         self.concurrency = max(1, concurrency)

@@ -22,10 +22,11 @@ from suite import datadirs
 from suite.agents import Agent, AgentContext
 from suite.errors import BudgetExceeded, ConfigError, SuiteError
 from suite.failfast import FirstFailures
+from suite.infra import is_infra
 from suite.loop import EpisodeResult, Offload, TraceSink, inline, run_episode
 from suite.plugins import PluginHost
 from suite.progress import RunProgress
-from suite.records import INFRA_OUTCOMES, EpisodeRecord, Observation, StepRecord, Task
+from suite.records import EpisodeRecord, Observation, StepRecord, Task
 from suite.runinfo import RunInfo
 from suite.sampling import stratified_sample
 from suite.store import CONFIG_NAME, DB_NAME, RunStore
@@ -140,7 +141,7 @@ class RunSession:
                 tokens = record.prompt_tokens + record.completion_tokens
                 self.progress.advance(record.outcome == "success", tokens, record.cost_usd, task.key,
                                       steps=record.steps, budget=task.max_steps,
-                                      infra=record.outcome in INFRA_OUTCOMES)
+                                      infra=is_infra(record.outcome))
         return record
 
     async def run_local(self, task: Task) -> EpisodeRecord | None:
