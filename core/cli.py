@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -27,10 +27,22 @@ RUN_FLAGS = {
     "concurrency": "run.concurrency",
     "max_cost": "run.max_cost", "executor": "run.executor", "ray_address": "ray.address", "cache": "model.cache",
 }
+#: a `key=value` config override (a flag starts with `-`)
+OVERRIDE = re.compile(r"^[^-=][^=]*=")
 
 
 class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line (and exit 2), like every other error of the suite."""
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:
+        """Parse the command line; `key=value` overrides may stand anywhere after the subcommand, between or after
+        its flags (argparse alone takes them only in one run of positionals)."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras and hasattr(parsed, "overrides") and all(OVERRIDE.match(e) for e in extras):
+            parsed.overrides = [*(parsed.overrides or []), *extras]
+        elif extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
 
     def error(self, message: str) -> NoReturn:
         """Print `<prog>: error: <message> (see <prog> --help)` and exit 2."""
@@ -199,8 +211,10 @@ def print_json(data: Any) -> None:
 
 
 def run_async(coro: Any) -> Any:
-    """Run a coroutine to completion (Ctrl-C cancels it and raises KeyboardInterrupt)."""
-    return asyncio.run(coro)
+    """Run a coroutine to completion (Ctrl-C cancels it and raises KeyboardInterrupt; see suite.asyncrun)."""
+    from suite.asyncrun import run_to_completion
+
+    return run_to_completion(coro)
 
 
 def existing_dir(path: str) -> Path:

@@ -24,6 +24,8 @@ from suite.cli import (
     run_async,
 )
 from suite.errors import ConfigError, PluginError, SuiteError
+from suite.extras import Requirement, check_requirements
+from suite.infra import summarize_infra
 from suite.plugins import PluginHost, build_host
 from suite.progress import RunProgress
 from suite.records import INFRA_OUTCOMES
@@ -36,6 +38,7 @@ from suite.store import CONFIG_NAME, DB_NAME, STAGING_PREFIX, RunStore
 EXIT_INTERRUPTED = 130
 EXIT_STOPPED = 3
 EXIT_MODEL_FAILED = 4
+EXIT_INFRA_FAILURES = 5
 
 
 def _split(value: Any) -> list[str]:
@@ -85,6 +88,9 @@ def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str], cach
     run's replies under `cache_scope` (see suite.models.cache)."""
     uses_model = any(host.registry.agent(str(cfg.run.agent), b).uses_model for b in benchmarks)
     if not uses_model:
+        if cfg.run.model:
+            raise ConfigError(f"agent {cfg.run.agent!r} uses no model, so --model {cfg.run.model} would only "
+                              "mislabel its results: drop --model (or pick an agent that uses one)")
         return None
     if not cfg.run.model:
         raise ConfigError(f"agent {cfg.run.agent!r} needs a model: pass --model (a litellm model string)")
@@ -138,6 +144,15 @@ def _check_vision(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> N
     check_images(str(cfg.run.model), vision, needs)
 
 
+def check_extras(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> None:
+    """Refuse, in one line naming the extra, a setting whose optional package is not installed."""
+    needed = [Requirement("--executor ray", "ray", "ray")] if str(cfg.run.executor) == "ray" else []
+    for bench in benchmarks:
+        requires = host.benchmark(bench).requires
+        needed += list(requires(cfg.get(bench) or OmegaConf.create({}))) if requires is not None else []
+    check_requirements(needed)
+
+
 def check_run_settings(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> None:
     """Check the core's settings and each benchmark's section against their schemas (one line on the first error)."""
     flags = {key: "--" + attr.replace("_", "-") for attr, key in RUN_FLAGS.items()}
@@ -151,11 +166,13 @@ def start_session(
 
     Every setting, the model and the data are checked before the folder is made."""
     benchmarks = runner.resolve_benchmarks(host, _split(cfg.run.plugins))
+    check_extras(host, cfg, benchmarks)
     check_run_settings(host, cfg, benchmarks)
     cache_scope = uuid.uuid4().hex  # the run's replies in the response cache (a resume reuses them)
     model = model or _model_client(cfg, host, benchmarks, cache_scope)
     choices = runner.resolve_data(host, cfg, benchmarks)
     tasks, selection = runner.plan_tasks(host, cfg, benchmarks)
+    runner.check_tasks(host, cfg, tasks)
     meta = runner.run_metadata(host, cfg, benchmarks, choices)
 
     def fill(store: RunStore, root: Path) -> None:
@@ -191,6 +208,7 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
     meta = store.meta()
     benchmarks = list(meta["benchmarks"])
     check_run_settings(host, cfg, benchmarks)
+    check_extras(host, cfg, benchmarks)
     _check_data_unchanged(meta)
     if args.retry_infra:
         reopened = store.reopen(INFRA_OUTCOMES)
@@ -199,6 +217,7 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
                           "table `superseded`, traces *.superseded-N.jsonl)", highlight=False)
     todo = set(store.unfinished())
     tasks = [t for t in runner.load_all_tasks(host, cfg, benchmarks) if t.key in todo]
+    runner.check_tasks(host, cfg, tasks)
     missing = todo - {t.key for t in tasks}
     if missing:
         raise SuiteError(f"{len(missing)} unfinished episodes of {root} are no longer in the data, e.g. {min(missing)}")
@@ -250,7 +269,8 @@ def _check_data_unchanged(meta: dict[str, Any]) -> None:
 def execute_session(session: runner.RunSession, tasks: list) -> str:
     """Run the planned episodes with a progress display; returns the run status."""
     done = session.store.counts().get("done", 0)
-    with RunProgress(total=len(tasks), console=err_console, budgets=[t.max_steps for t in tasks]) as progress:
+    with RunProgress(total=len(tasks), console=err_console, budgets=[t.max_steps for t in tasks],
+                     concurrency=int(session.cfg.run.concurrency)) as progress:
         session.progress = progress
         progress.note(f"run {session.store.root}: {len(tasks)} episodes to run ({done} already finished)")
         try:
@@ -263,6 +283,7 @@ def execute_session(session: runner.RunSession, tasks: list) -> str:
 def _finish(session: runner.RunSession, status: str, show_report: bool) -> int:
     root = session.store.root
     unfinished = len(session.store.unfinished())
+    infra = summarize_infra(session.store.records())
     session.store.close()
     if status == "interrupted":
         err_console.print(f"interrupted: finished episodes are stored; resume with `suite run --resume {root}`")
@@ -276,11 +297,14 @@ def _finish(session: runner.RunSession, status: str, show_report: bool) -> int:
         cfg = session.cfg.report
         render(summarize(session.host, [root], cfg.bootstrap, cfg.confidence, cfg.seed, bool(cfg.get("reference"))),
                "table", console)
+    if status != "stopped":
+        err_console.print(f"run folder: {root}", highlight=False)
+    if infra is not None:
+        err_console.print(infra.line(root), highlight=False, markup=False, soft_wrap=True)
     if status == "stopped":
         err_console.print(f"stopped: the cost budget was reached; resume with `suite run --resume {root} --max-cost N`")
         return EXIT_STOPPED
-    err_console.print(f"run folder: {root}", highlight=False)
-    return 0
+    return 0 if infra is None else EXIT_INFRA_FAILURES
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -21,14 +21,18 @@ def eta_seconds(elapsed_s: float, steps_done: int, budget_done: int, budget_left
 
 
 class RunProgress:
-    """Episodes done/total, success so far, tokens, cost and ETA (from steps and step budgets)."""
+    """Episodes done/total, the agent's success so far (infra failures apart), tokens, cost and ETA (from steps and
+    step budgets, once `concurrency` episodes have finished: before that, the episodes in flight together have made
+    progress the finished ones do not show)."""
 
-    def __init__(self, total: int, console: Console | None = None, live: bool | None = None,
+    def __init__(self, total: int, console: Console | None = None, live: bool | None = None, concurrency: int = 1,
                  budgets: Sequence[int | None] = ()) -> None:
         self.console = console or InertConsole(stderr=True)
         self.total = total
+        self.concurrency = max(1, concurrency)
         self.done = 0
         self.success = 0
+        self.infra = 0
         self.tokens = 0
         self.cost = 0.0
         self.steps = 0
@@ -53,11 +57,17 @@ class RunProgress:
             self._task = self._progress.add_task("run", total=total, stats=self._stats(), eta="-")
 
     def _stats(self) -> str:
-        rate = f"{100 * self.success / self.done:.0f}%" if self.done else "-"
-        return f"success {rate}  tokens {self.tokens:,}  cost ${self.cost:.4f}"
+        judged = self.done - self.infra  # episodes the agent is scored on: infra failures leave the denominators
+        rate = f"{100 * self.success / judged:.0f}% of {judged}" if judged else "-"
+        infra = f"  infra failures {self.infra}" if self.infra else ""
+        return f"success {rate}{infra}  tokens {self.tokens:,}  cost ${self.cost:.4f}"
 
     def eta(self) -> float | None:
-        """Seconds left by `eta_seconds`, or None before the first episode finishes."""
+        """Seconds left by `eta_seconds`, or None until a first wave of episodes (`concurrency`, or all of a smaller
+        run) has finished: the first of several episodes run together finishes after about as long as all of them,
+        so its time alone would multiply the run's length by the concurrency."""
+        if self.done < min(self.concurrency, self.total):
+            return None
         mean_budget = self.budget_done / self.done if self.done else 0.0
         left = self._budget_left + max(self._unknown_left, 0) * mean_budget
         return eta_seconds(time.monotonic() - self.started, self.steps, self.budget_done, left)
@@ -72,10 +82,12 @@ class RunProgress:
             self._progress.stop()
 
     def advance(self, success: bool, tokens: int, cost: float, label: str, steps: int = 1,
-                budget: int | None = None) -> None:
-        """One episode finished after `steps` steps of its step `budget` (None: it has none)."""
+                budget: int | None = None, infra: bool = False) -> None:
+        """One episode finished after `steps` steps of its step `budget` (None: it has none); `infra` when it ended in
+        an infra failure (it then counts apart, not against the agent's success rate)."""
         self.done += 1
         self.success += int(success)
+        self.infra += int(infra)
         self.tokens += tokens
         self.cost += cost
         steps = max(steps, 1)

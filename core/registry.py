@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from suite.errors import PluginError
+from suite.extras import Requirement
 
 if TYPE_CHECKING:
     from suite.agents import Agent, AgentContext
@@ -71,6 +72,14 @@ class BenchmarkSpec:
     #: what a run of this benchmark records in its metadata (`benchmark_meta.<name>`), from its config section:
     #: e.g. the SHA-256 of the rendered prompt template and the prompt profile
     run_metadata: Callable[[Any], dict[str, Any]] | None = None
+    #: the optional packages its config section needs (e.g. `env.backend=ai2thor` needs the `thor` extra): given the
+    #: section, the `Requirement`s it makes; a run whose requirement is not installed fails before it starts
+    requires: Callable[[Any], Sequence[Requirement]] | None = None
+    #: checks, before the run folder is made, what the selected tasks' episodes will read beyond the task itself
+    #: (the files they open, the ids their goals and checklists name): `check_tasks(tasks, section)` raises a
+    #: DataError naming the file and the JSON pointer of the first problem (what `load_tasks` cannot afford to check
+    #: for every task of a pack, e.g. a house regenerated from its seed)
+    check_tasks: Callable[[list[Task], Any], None] | None = None
     #: its simulator's calls are pure Python that finish in microseconds and never block: the local executor
     #: runs them on the event loop instead of handing each to a worker thread (a thread gives such code no
     #: parallelism under the GIL, and waking one costs more than the call)

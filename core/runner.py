@@ -22,6 +22,7 @@ from suite import datadirs
 from suite.agents import Agent, AgentContext
 from suite.errors import BudgetExceeded, ConfigError, SuiteError
 from suite.failfast import FirstFailures
+from suite.infra import is_infra
 from suite.loop import EpisodeResult, Offload, TraceSink, inline, run_episode
 from suite.plugins import PluginHost
 from suite.progress import RunProgress
@@ -137,15 +138,15 @@ class RunSession:
         if self.store.finish(record):
             cause = self.first_failures.observe(record) if self.first_failures else None
             if cause and self.stop_cause is None:
-                self.stop_cause = f"the first {self.first_failures.needed} episode(s) all failed with one model " \
-                                  f"error that no retry fixes ({cause})"
+                self.stop_cause = f"the first {self.first_failures.needed} episode(s) all failed with {cause}"
             self.host.broadcast("on_episode_end", run=self.info, record=record)
             if self.results:
                 self.results.episode_done()
             if self.progress:
                 tokens = record.prompt_tokens + record.completion_tokens
                 self.progress.advance(record.outcome == "success", tokens, record.cost_usd, task.key,
-                                      steps=record.steps, budget=task.max_steps)
+                                      steps=record.steps, budget=task.max_steps,
+                                      infra=is_infra(record.outcome))
         return record
 
     async def run_local(self, task: Task) -> EpisodeRecord | None:
@@ -265,6 +266,17 @@ def plan_tasks(host: PluginHost, cfg: DictConfig,
     if not tasks:
         raise ConfigError(_no_tasks(benchmarks, cfg.run.tasks, examples))
     return tasks, selection
+
+
+def check_tasks(host: PluginHost, cfg: DictConfig, tasks: list[Task]) -> None:
+    """Each benchmark's `check_tasks` on its selected tasks (each task once, whatever its repeats)."""
+    by_bench: dict[str, dict[str, Task]] = {}
+    for task in tasks:
+        by_bench.setdefault(task.benchmark, {}).setdefault(task.meta.get("base_id", task.id), task)
+    for bench, chosen in by_bench.items():
+        check = host.benchmark(bench).check_tasks
+        if check is not None:
+            check(list(chosen.values()), cfg.get(bench) or OmegaConf.create({}))
 
 
 def _no_tasks(benchmarks: list[str], wanted: Any, examples: list[str]) -> str:

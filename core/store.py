@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from suite.errors import SuiteError
-from suite.records import EpisodeRecord
+from suite.infra import status_with_infra
+from suite.records import INFRA_OUTCOMES, EpisodeRecord
 from suite.schemas import validate
 from suite.traces import ENCODE_ERRORS, Spend, TraceWriter, dumps, read_trace, trace_spend
 
@@ -200,9 +201,18 @@ class RunStore:
 
     def status(self) -> str:
         """The run's status as every command shows it: the stored one (`running`, `complete`, `stopped`,
-        `interrupted`), except that a run marked running that no live process holds has `crashed`."""
+        `interrupted`), except that a run marked running that no live process holds has `crashed`, and a complete
+        run with infra failures says how many (`complete, 9 infra failures`)."""
         status = str(self.meta().get("status", "unknown"))
-        return "crashed" if status == "running" and not self.in_use() else status
+        if status == "running" and not self.in_use():
+            return "crashed"
+        return status_with_infra(status, self.infra_failures())
+
+    def infra_failures(self) -> int:
+        """Finished episodes whose outcome is an infra failure (`model_error`, `env_error`, `timeout`)."""
+        marks = ", ".join("?" * len(INFRA_OUTCOMES))
+        query = f"SELECT COUNT(*) FROM episodes WHERE status='done' AND json_extract(record, '$.outcome') IN ({marks})"
+        return int(self.db.execute(query, INFRA_OUTCOMES).fetchone()[0])
 
     def set_meta(self, **values: Any) -> None:
         """Store run metadata values (JSON)."""

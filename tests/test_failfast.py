@@ -1,4 +1,5 @@
-"""A run whose first episodes all fail with one permanent model error stops, exit 4 (issue 11 item 4c)."""
+"""A run whose first episodes all fail with one permanent model error, or never reach the server, stops, exit 4
+(issue 11 item 4c, issue 20 item 4)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from typing import Any
 
 import pytest
 from suite.cli import main
-from suite.failfast import FirstFailures, permanent_cause
+from suite.failfast import FirstFailures, fatal_cause, permanent_cause, unreachable_cause
 from suite.models import load_litellm, register_script
+from suite.models.retry import NEVER_REACHED
 from suite.records import EpisodeRecord
 from suite.store import RunStore
 from suite_template.plugin import greedy_reply
@@ -65,7 +67,7 @@ def test_transient_and_mixed_failures_let_the_run_go_on(tmp_path: Path) -> None:
     register_script("flaky", flaky)
     out = tmp_path / "r"
     assert main(["run", "--plugins", "template", "--model", "scripted/flaky", "--concurrency", "1",
-                 "--tasks", "c00,c01,c02,c03", "--out", str(out), "--no-report", *FAST]) == 0
+                 "--tasks", "c00,c01,c02,c03", "--out", str(out), "--no-report", *FAST]) == 5  # infra failures
     assert RunStore(out).counts() == {"done": 4}
 
 
@@ -87,9 +89,41 @@ def test_only_the_same_permanent_error_in_every_first_episode_stops() -> None:
                       _error(408, "Timeout", "x"), _record("agent_failure", "status 401, X: y")):
         assert permanent_cause(transient) is None
     watch = FirstFailures(planned=10)
-    assert [watch.observe(rejected) for _ in range(4)] == [None, None, "status 401, AuthenticationError: bad key", None]
+    assert [watch.observe(rejected) for _ in range(4)] == [
+        None, None, "one model error that no retry fixes (status 401, AuthenticationError: bad key)", None]
     mixed = FirstFailures(planned=10)
     assert [mixed.observe(r) for r in (rejected, _error(404, "NotFoundError", "no model"), rejected)] == [None] * 3
     late = FirstFailures(planned=10)
     assert [late.observe(r) for r in (_record("success", None), rejected, rejected, rejected)] == [None] * 4
     assert FirstFailures(planned=2).needed == 2 and FirstFailures(planned=0).needed == 1
+
+
+def test_a_model_server_that_refuses_every_connection_stops_the_run(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A loopback port where nothing listens: every call is refused, whatever the retries; the run stops."""
+    out = tmp_path / "r"
+    assert main(["run", "--plugins", "template", "--model", "openai/x", "model.params.api_key=sk-test",
+                 "model.params.api_base=http://127.0.0.1:9/v1", "--concurrency", "1", "--out", str(out),
+                 *FAST]) == 4
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("stopped: the first 3 episode(s) all failed with one connection error after every "
+                              "retry: the model's server was never reached (")
+    assert f"--resume {out} --retry-infra" in err[-1]
+    store = RunStore(out)
+    assert store.counts() == {"done": 3, "pending": 9} and store.status() == "stopped"
+    assert all(r["failure_reason"].endswith(NEVER_REACHED) for r in store.records())
+
+
+def test_connection_errors_decide_only_when_the_same_in_every_first_episode() -> None:
+    refused = _record("model_error", "model m failed after 6 attempt(s): provider p, status 500, InternalServerError: "
+                                     "Connection error." + NEVER_REACHED)
+    dns = _record("model_error", "model m failed after 6 attempt(s): provider gemini, status 500, APIConnectionError: "
+                                 "Cannot connect to host h:443 ssl:<ssl.SSLContext object at 0x7f6f26417c80> [Name or "
+                                 "service not known]" + NEVER_REACHED)
+    dns_again = _record("model_error", dns.failure_reason.replace("0x7f6f26417c80", "0x7f0000000001"))
+    assert unreachable_cause(refused) == "InternalServerError: Connection error."
+    assert permanent_cause(refused) is None and fatal_cause(_error(503, "ServiceUnavailableError", "x")) is None
+    watch = FirstFailures(planned=5)
+    assert [watch.observe(r) for r in (dns, dns_again, dns)][-1].startswith("one connection error after every retry")
+    mixed = FirstFailures(planned=5)
+    assert [mixed.observe(r) for r in (dns, refused, dns)] == [None] * 3

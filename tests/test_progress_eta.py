@@ -1,4 +1,6 @@
-"""The progress ETA counts steps against the episodes' step budgets (issue 16 item 4), not episodes alone."""
+"""The progress ETA counts steps against the episodes' step budgets (issue 16 item 4), not episodes alone, and waits
+for a first wave of concurrent episodes; success is over the agent's outcomes, infra failures apart (issue 20 item
+17)."""
 
 from __future__ import annotations
 
@@ -31,3 +33,28 @@ def test_episodes_without_a_budget_count_at_the_mean_steps_used(monkeypatch: pyt
     bar = RunProgress(total=2, console=Console(file=io.StringIO()), live=False, budgets=[None, None])
     bar.advance(False, 0, 0.0, "a", steps=3)
     assert bar.eta() == pytest.approx(30.0)
+
+
+def test_no_eta_until_a_first_wave_of_concurrent_episodes_has_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    """8 episodes run together; the first ends after 300 s: the others are nearly done, not 7 x 300 s away."""
+    clock = iter([0.0, 300.0, 300.0, 301.0, 301.0] + [302.0] * 20)
+    monkeypatch.setattr(progressmod.time, "monotonic", lambda: next(clock))
+    out = io.StringIO()
+    monkeypatch.setattr(progressmod.sys, "stderr", out)
+    bar = RunProgress(total=8, console=Console(file=io.StringIO()), live=False, budgets=[50] * 8, concurrency=8)
+    bar.advance(False, 0, 0.0, "a", steps=1, budget=50, infra=True)
+    assert bar.eta() is None and out.getvalue().rstrip().endswith("eta -")
+    for _ in range(7):
+        bar.advance(True, 0, 0.0, "b", steps=10, budget=50)
+    assert bar.eta() == pytest.approx(0.0)
+
+
+def test_success_is_over_the_agents_outcomes_and_infra_failures_are_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    out = io.StringIO()
+    monkeypatch.setattr(progressmod.sys, "stderr", out)
+    bar = RunProgress(total=4, console=Console(file=io.StringIO()), live=False)
+    bar.advance(False, 0, 0.0, "a", infra=True)
+    assert "success -  infra failures 1  tokens" in out.getvalue().splitlines()[-1]
+    for success, infra in ((True, False), (False, False), (False, True)):  # success, agent_failure, timeout
+        bar.advance(success, 0, 0.0, "b", infra=infra)
+    assert "success 50% of 2  infra failures 2  tokens" in out.getvalue().splitlines()[-1]

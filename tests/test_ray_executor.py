@@ -112,7 +112,7 @@ def test_killed_actor_is_replaced_and_its_episode_retried(data: Path, tmp_path: 
                 {"id": "ok2", "steps": 3})
     out = tmp_path / "r"
     assert main(["run", "--plugins", "faults", "--agent", "walker", "--executor", "ray", "--concurrency", "2",
-                 "--out", str(out), "--no-report", "ray.max_retries=1"]) == 0
+                 "--out", str(out), "--no-report", "ray.max_retries=1"]) == 5  # one env_error
     records = {r["episode_id"]: r for r in RunStore(out).records()}
     assert sorted(records) == ["faults/always-dies", "faults/dies-once", "faults/ok1", "faults/ok2"]
     assert [records[f"faults/{k}"]["outcome"] for k in ("ok1", "dies-once", "ok2")] == ["success"] * 3
@@ -145,7 +145,7 @@ def test_actor_left_with_a_call_it_gave_up_on_is_replaced(data: Path, tmp_path: 
                 {"id": "next", "steps": 1})
     out = tmp_path / "r"
     assert main(["run", "--plugins", "faults", "--agent", "walker", "--executor", "ray", "--concurrency", "1",
-                 "--out", str(out), "--no-report", "run.episode_timeout_s=1"]) == 0
+                 "--out", str(out), "--no-report", "run.episode_timeout_s=1"]) == 5  # one timeout
     store = RunStore(out)
     assert [r["outcome"] for r in store.records()] == ["timeout", "success"]
     first, second = (store.read_trace(key)[0]["observation"] for key in ("faults/hangs", "faults/next"))

@@ -96,7 +96,7 @@ def test_headline_rows_and_differences(tmp_path: Path, capsys: pytest.CaptureFix
                     "entries": [{"model": "Counter-Paper-Model", "metric": "success", "column": "SR",
                                  "value": 90.0}]}]}))
     summary = summarize(None, [out])
-    host = SimpleNamespace(registry=SimpleNamespace(benchmarks={"counter": SimpleNamespace(reference=path)}))
+    host = SimpleNamespace(registry=SimpleNamespace(benchmarks={"counter": SimpleNamespace(reference=path)}, agents={}))
     summary["rows"][0]["benchmarks"]["counter"]["metrics"] = {
         "success": {"label": "SR", "percent": True, "n": 4, "small_n": True, "mean": 0.25, "ci_low": 0.0,
                     "ci_high": 0.5},

@@ -106,13 +106,13 @@ def test_api_keys_never_reach_the_run_folder(tmp_path: Path, monkeypatch: pytest
         assert env_key.encode() not in data and cfg_key.encode() not in data, path
 
 
-def test_unreachable_model_is_recorded_as_model_error_and_the_run_continues(tmp_path: Path) -> None:
+def test_unreachable_model_is_recorded_as_model_error_and_the_run_says_so(tmp_path: Path) -> None:
     out = tmp_path / "r"
     assert main([*RUN, "--model", "openai/gpt-4o-mini", "--out", str(out), "--limit", "3",
                  "model.params.api_key=sk-test", "model.params.api_base=http://127.0.0.1:9/v1", "model.retries=1",
-                 "model.backoff_base_s=0.01", "model.backoff_max_s=0.02", "model.cache=false"]) == 0
+                 "model.backoff_base_s=0.01", "model.backoff_max_s=0.02", "model.cache=false"]) == 4  # stopped
     records = RunStore(out).records()
-    assert len(records) == 3
+    assert len(records) == 3 and RunStore(out).status() == "stopped"
     assert {r["outcome"] for r in records} == {"model_error"} and all(r["failure_reason"] for r in records)
 
 

@@ -15,6 +15,9 @@ RETRY_STATUSES = frozenset({408, 429})
 #: 5xx statuses a server answers for a request it cannot handle (502, 503, 504 say it is busy or away: retried)
 DETERMINISTIC_STATUSES = frozenset({500, 501, 505})
 MAX_REASON_CHARS = 300
+#: how a model error's text ends when no attempt reached the server (a refused connection, an unknown host, a
+#: timeout): `suite.failfast` stops a run whose first episodes all end so
+NEVER_REACHED = " [the server was never reached]"
 LITELLM_PREFIX = re.compile(r"^(litellm\.\w+:\s*)+")
 
 
@@ -114,6 +117,7 @@ def model_error(
     error = ModelError(
         f"model {model} failed after {attempts} attempt(s): provider {provider}, "
         f"status {status if status is not None else '-'}, {type(exc).__name__}: {reason}"
+        + (NEVER_REACHED if reached_no_server(exc) else "")
     )
     error.provider, error.status, error.attempts = provider, status, attempts
     return error

@@ -8,6 +8,7 @@ its `attach` (or under the headline table, `attach: headline`), its numbers in t
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +87,9 @@ def reference_section(host: PluginHost | None, summary: dict[str, Any]) -> dict[
         caveat = (f"{bench}: the paper's numbers are on {ref['data']['description']}; these runs used "
                   f"{' and '.join(_data_kind(k) for k in other)}, so "
                   "the paper rows are not like-for-like" if other else None)
-        matches = {i: paper_model(ref, row["model"]) for i, row in enumerate(summary["rows"])}
+        modelless = modelless_agents(host, bench)
+        matches = {i: paper_model(ref, row["model"]) for i, row in enumerate(summary["rows"])
+                   if row["agent"] not in modelless}
         out[bench] = {"paper": ref["paper"], "data": ref["data"], "models": ref["models"], "cited": _cited(ref),
                       "caveat": caveat,
                       "notes": list(dict.fromkeys(
@@ -151,9 +154,20 @@ def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-def attach_to_details(section: dict[str, Any], bench: str, tables: list[dict[str, Any]]) -> None:
+def modelless_agents(host: PluginHost | None, bench: str) -> set[str]:
+    """The agents of `bench` that use no model (an oracle, a baseline): a row of theirs is never the paper's model,
+    whatever model string the run recorded."""
+    if host is None:
+        return set()
+    return {name for (name, b), spec in host.registry.agents.items() if b in (None, bench) and not spec.uses_model
+            and host.registry.agent(name, bench) is spec}
+
+
+def attach_to_details(section: dict[str, Any], bench: str, tables: list[dict[str, Any]],
+                      modelless: Collection[str] = ()) -> None:
     """Add `reference_rows` (text, `paper: <model>` first) and `reference_diff` (the user's primary number minus
-    the paper's, per cell; null where either is missing) to each detail table a reference table attaches to."""
+    the paper's, per cell; null where either is missing, or where the row's agent uses no model) to each detail
+    table a reference table attaches to."""
     ref = section.get(bench)
     if not ref:
         return
@@ -170,7 +184,8 @@ def attach_to_details(section: dict[str, Any], bench: str, tables: list[dict[str
                    for c in cells if cells[c][0]["comparable"]}
         grid = table.get("values", table["rows"])
         table["reference_diff"] = [[_diff(_number(cell), _paper_number(primary, ref, row, keys, col))
-                                    if col not in keys else None for col, cell in zip(columns, row, strict=True)]
+                                    if col not in keys and _agent_of(row, keys) not in modelless else None
+                                    for col, cell in zip(columns, row, strict=True)]
                                    for row in grid]
 
 
@@ -196,8 +211,13 @@ def _paper_number(primary: dict[tuple[str, str | None, str], float], ref: dict[s
     """The paper's number for a detail row's model and agent (its label aside) in `column`."""
     name = row[keys["model"]]
     model = paper_model(ref, name if isinstance(name, str) else None)
-    agent = str(row[keys["agent"]]).split(" ", 1)[0] if keys["agent"] < len(row) else None
+    agent = _agent_of(row, keys)
     return primary.get((model, agent, column), primary.get((model, None, column)))
+
+
+def _agent_of(row: list[Any], keys: dict[str, int]) -> str | None:
+    """The agent of a detail row, its label and data letter aside."""
+    return str(row[keys["agent"]]).split(" ", 1)[0] if keys["agent"] < len(row) else None
 
 
 def _diff(mine: float | None, paper: float | None) -> float | None:
@@ -222,7 +242,7 @@ def add_reference(host: PluginHost | None, summary: dict[str, Any]) -> None:
     summary["reference"] = section
     summary["notes"] = [*summary.get("notes", []), *reference_notes(section)]
     for bench, tables in summary["details"].items():
-        attach_to_details(section, bench, tables)
+        attach_to_details(section, bench, tables, modelless_agents(host, bench))
     for i, row in enumerate(summary["rows"]):
         for bench, ref in section.items():
             model = ref["matches"].get(str(i))

@@ -131,6 +131,8 @@ def _notes(summary: dict[str, Any]) -> list[str]:
                              "limit (finish_reason length): raise model.max_tokens or the server's context")
     data = []
     for run in summary["runs"]:
+        if run.get("status") not in ("complete", None):
+            data.append(f"run {run['path']}: {run['status']}")
         for bench, d in sorted(run.get("data", {}).items()):
             kind = DATA_KINDS.get(str(d.get("kind")), f"{d.get('kind')} data")
             digest = f" (sha256 {d['sha256'][:12]})" if d.get("sha256") else ""

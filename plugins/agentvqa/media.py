@@ -37,6 +37,19 @@ def png_bytes(path: Path) -> bytes:
         raise DataError(path, "/", f"an image file Pillow can read ({exc})") from exc
 
 
+def check_media(question: Question) -> None:
+    """Before the run: every image (or frame) of the question is a whole file Pillow can read (a truncated or
+    corrupt one is a DataError naming it); a video is checked when it is opened."""
+    if question.media_kind == "video":
+        return
+    for path in question.media:
+        try:
+            with PILImage.open(path) as img:
+                img.verify()  # reads the whole file: checksums and truncation, without decoding the pixels
+        except (OSError, SyntaxError, ValueError) as exc:
+            raise DataError(path, "/", f"an image file Pillow can read ({exc})") from None
+
+
 def _encode(img: PILImage.Image) -> bytes:
     out = io.BytesIO()
     img.convert("RGBA" if "A" in img.getbands() else "RGB").save(out, format="PNG")

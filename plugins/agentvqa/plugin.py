@@ -14,6 +14,7 @@ from suite_agentvqa.agents import constant_agent, oracle_agent, valid_reply
 from suite_agentvqa.answers import parse_answer
 from suite_agentvqa.data import Question, is_data_dir, read_questions
 from suite_agentvqa.env import QuestionEnv
+from suite_agentvqa.media import check_media
 from suite_agentvqa.options import option_orders
 from suite_agentvqa.prompting import SETTINGS, build_messages
 from suite_agentvqa.selection import filter_questions, sample_per_dataset
@@ -45,6 +46,7 @@ def register(registry: Registry) -> None:
         config_defaults=Path(__file__).parent / "config.yaml",
         images=lambda section: "",  # every question shows images (or video frames): no setting turns them off
         valid_reply=valid_reply,
+        check_tasks=check_tasks,
     ))
     registry.add_data_source(DataSource(
         BENCH, official=OFFICIAL, pack_dir=PACK_DIR,
@@ -76,6 +78,12 @@ def _task(question: Question, config: Any, settings: dict[str, Any]) -> Task:
     orders = option_orders(question.id, len(question.options), seed, bool(config.get("circular")))
     data = {"question": question, "orders": orders, "prompt": settings, "protocol": _protocol(config)}
     return Task(BENCH, question.id, data, category=question.category, max_steps=len(orders))
+
+
+def check_tasks(tasks: list[Task], config: Any) -> None:
+    """Before the run: every selected question's images read whole (see suite_agentvqa.media.check_media)."""
+    for task in tasks:
+        check_media(task.data["question"])
 
 
 @hookimpl

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from suite.schemas import read_json
-from suite_asgard.plans import Plan
+from suite_asgard.plans import Plan, object_type
 from suite_asgard.vocabulary import REMOVED_TYPES
 from suite_household.catalog import TYPES
 from suite_household.generator import default_inventory, floorplan_room_type
@@ -41,11 +41,6 @@ def load_inventories(path: Path | None) -> dict[str, list[str]]:
         return {}
     data: Any = read_json(path)
     return {scene: list(names) for scene, names in (data.get("names") or {}).items()}
-
-
-def object_type(name: str) -> str:
-    """The type of an object name (`Mug_a529cf46` -> `Mug`, `Mug` -> `Mug`)."""
-    return name.rsplit("_", 1)[0] if "_" in name else name
 
 
 def scene_inventory(plan: Plan, inventories: Inventories) -> tuple[list[str], bool]:

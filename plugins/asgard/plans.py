@@ -9,6 +9,8 @@ from typing import Any
 from suite.errors import DataError
 from suite.schemas import read_json, validate
 from suite_asgard.vocabulary import step_limits, task_type
+from suite_household.catalog import TYPES
+from suite_household.generator import floorplan_room_type
 
 SCHEMA = Path(__file__).parent / "schemas" / "plan.schema.json"
 PLAN_FILE = "plan.json"
@@ -126,6 +128,7 @@ def plan_from_dict(data: dict[str, Any], folder: str, source: str | Path) -> Pla
     if kind is None:
         raise DataError(source, "/name", "a plan name of a known family (coffee__, cook__, distribute__, putaway__, "
                         f"settable__, clean_mirror__, turn_on_tv__), not {data['name']!r}")
+    check_named_types(data, source)
     goal = data["goal"]
     target = data["object_setup"]["target_setup"]
     pose = data["initial_pose"]
@@ -151,6 +154,43 @@ def plan_from_dict(data: dict[str, Any], folder: str, source: str | Path) -> Pla
                   float(pose["horizon"]), bool(pose["isStanding"])),
         task_type=kind,
     )
+
+
+def named_types(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every object type a plan names, with its JSON pointer: its setup actions' objects, its targets and its goals."""
+    goal = data["goal"]
+    named = [(f"/setup_actions/{i}/object_name", object_type(a["object_name"]))
+             for i, a in enumerate(data["setup_actions"])]
+    target = data["object_setup"]["target_setup"]
+    for key in ("object_specifier", "container_specifier"):
+        named += [(f"/object_setup/target_setup/{key}/types/{i}", t) for i, t in enumerate(_types(target.get(key)))]
+    for i, g in enumerate(goal["state_goals"]):
+        named.append((f"/goal/state_goals/{i}/object_type", g["object_type"]))
+    for i, g in enumerate(goal["location_goals"]):
+        named += [(f"/goal/location_goals/{i}/{key}", g[key]) for key in ("object_type", "destination_type")]
+    named += [(f"/goal/put_away_goals/{i}/object_type", g["object_type"]) for i, g in enumerate(goal["put_away_goals"])]
+    for i, g in enumerate(goal["contents_goals"]):
+        named.append((f"/goal/contents_goals/{i}/container_type", g["container_type"]))
+        named += [(f"/goal/contents_goals/{i}/contents/{k}", t) for k, t in enumerate(g["contents"])]
+    return named
+
+
+def check_named_types(data: dict[str, Any], source: str | Path) -> None:
+    """Every type the plan names is one the simulator knows (an unknown one would be dropped from the scene, and a goal
+    over it hold vacuously), and its scene is an iTHOR FloorPlan of a known room type."""
+    try:
+        floorplan_room_type(data["scene"])
+    except KeyError:
+        raise DataError(source, "/scene", f"an iTHOR FloorPlan (1-30 kitchens, 201-230 living rooms, 301-330 bedrooms, "
+                        f"401-430 bathrooms), not {data['scene']!r}") from None
+    for pointer, name in named_types(data):
+        if name not in TYPES:
+            raise DataError(source, pointer, f"an object type the simulator knows, not {name!r}")
+
+
+def object_type(name: str) -> str:
+    """The type of an object name (`Mug_a529cf46` -> `Mug`, `Mug` -> `Mug`)."""
+    return name.rsplit("_", 1)[0] if "_" in name else name
 
 
 def load_plan(folder: Path) -> Plan:

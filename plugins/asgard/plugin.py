@@ -19,7 +19,7 @@ from suite_asgard.report_view import report_view
 from suite_asgard.settings import CONFIG_SCHEMA
 from suite_asgard.termination import TerminationRules
 from suite_asgard.vocabulary import HIDDEN_TYPES, SLICED_FORM, TASK_TYPES
-from suite_household.thor_backend import backend_env
+from suite_household.thor_backend import backend_env, thor_requirements
 
 #: The harness asks the model up to three times while its reply is empty, then scores an unparsable turn.
 EMPTY_REPLY_ATTEMPTS = 3
@@ -59,6 +59,7 @@ def register(registry: Registry) -> None:
         config_schema=CONFIG_SCHEMA,
         config_defaults=Path(__file__).parent / "config.yaml",
         images=lambda section: None if resolve_condition(section).text_only else "asgard.condition=text_only",
+        requires=thor_requirements(BENCH),
         valid_reply=valid_replies.valid_reply,
         empty_reply_attempts=EMPTY_REPLY_ATTEMPTS,
     ))

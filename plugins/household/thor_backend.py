@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from suite.errors import ConfigError
+from suite.extras import Requirement
 from suite_household.catalog import TYPES
 from suite_household.controller import Controller
 from suite_household.rules import RuleSet
@@ -37,6 +38,17 @@ def backend_env(benchmark: str, config: Any, household: Callable[[], EnvT], ai2t
     if backend not in BACKENDS:
         raise ConfigError(f"{benchmark}.env.backend: {backend!r} is unknown; choose {' or '.join(BACKENDS)}")
     return ai2thor() if backend == "ai2thor" else household()
+
+
+def thor_requirements(benchmark: str) -> Callable[[Any], list[Requirement]]:
+    """`BenchmarkSpec.requires` of a benchmark on this adapter: `<benchmark>.env.backend=ai2thor` needs the thor
+    extra."""
+
+    def requires(config: Any) -> list[Requirement]:
+        backend = str((config.get("env") or {}).get("backend") or "household")
+        return [Requirement(f"{benchmark}.env.backend=ai2thor", "ai2thor", "thor")] if backend == "ai2thor" else []
+
+    return requires
 
 
 def make_controller(backend: str, scene: Any, **settings: Any) -> Any:

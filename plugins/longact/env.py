@@ -286,7 +286,6 @@ def _state(obj: Any) -> list[str]:
     return out
 
 
-_SCENES: dict[str, Any] = {}
 
 
 def env_settings(config: Any) -> dict[str, Any]:
@@ -314,9 +313,9 @@ def env_settings(config: Any) -> dict[str, Any]:
 def make_env_from_data(task: Task, config: Any) -> LongActEnv:
     """The episode's house, set up, on the embedded household simulator."""
     from suite_longact.backends import HouseholdSim
-    from suite_longact.houses import episode_scene
+    from suite_longact.houses import BUILT, episode_scene
 
     settings = env_settings(config)
     episode = task.data["episode"]
-    scene = episode_scene(task.data["house"], episode["setup"], _SCENES)
+    scene = episode_scene(task.data["house"], episode["setup"], BUILT)
     return LongActEnv(task, HouseholdSim(scene, settings, longact_rules()), settings)

@@ -12,6 +12,9 @@ from suite_household.scene_io import scene_to_dict
 from suite_household.world import Scene, World
 
 _STATE_FIELDS = {"isOpen": "is_open", "isToggled": "is_toggled"}
+#: the houses built in this process, by id (checked against their fingerprints): the check before a run builds them,
+#: the episodes that follow in the same process reuse them
+BUILT: dict[str, Scene] = {}
 
 
 class HouseMismatch(RuntimeError):

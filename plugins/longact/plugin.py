@@ -9,10 +9,11 @@ from suite.errors import ConfigError
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
-from suite_household.thor_backend import backend_env
+from suite_household.thor_backend import backend_env, thor_requirements
 from suite_longact import prompting, scoring, valid_replies
-from suite_longact.data import MANIFEST, is_data_dir, load_pack
+from suite_longact.data import MANIFEST, PACK_FILE, check_episode_house, is_data_dir, load_pack
 from suite_longact.env import LongActEnv, make_env_from_data
+from suite_longact.houses import BUILT
 from suite_longact.oracle import oracle_agent
 from suite_longact.parsing import parse_reply
 from suite_longact.report_view import report_view
@@ -48,6 +49,8 @@ def register(registry: Registry) -> None:
         config_defaults=Path(__file__).parent / "config.yaml",
         valid_reply=valid_replies.valid_reply,
         images=sends_images,
+        requires=thor_requirements(BENCH),
+        check_tasks=check_tasks,
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
@@ -82,18 +85,28 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
     split, scenarios = _check(config)
     cap = int(config.get("max_steps") or STEP_CAP)
     pack = load_pack(Path(config.data_dir))
-    houses = {h["id"]: h for h in pack["houses"]}
+    houses = {h["id"]: (i, h) for i, h in enumerate(pack["houses"])}
     prompt = {"prompt_dir": config.get("prompt_dir"), "history": int(config.get("history", 20)),
               "max_instances": int(config.get("max_instances", 40))}
     tasks = []
-    for ep in pack["episodes"]:
+    for index, ep in enumerate(pack["episodes"]):
         if scenarios and ep["scenario"] not in scenarios:
             continue
-        data = {"episode": ep, "house": houses[ep["house"]], "checklist": ep["checklist"], "split": split,
-                "instruction": ep["instructions"][split], "prompt": prompt}
+        house_index, house = houses[ep["house"]]
+        data = {"episode": ep, "house": house, "checklist": ep["checklist"], "split": split,
+                "instruction": ep["instructions"][split], "prompt": prompt, "index": (index, house_index)}
         tasks.append(Task(BENCH, ep["id"], data, category=ep["scenario"], max_steps=cap,
                           meta={"oracle_steps": ep.get("oracle_steps"), "split": split}))
     return tasks
+
+
+def check_tasks(tasks: list[Task], config: Any) -> None:
+    """Before the run: every selected episode's house builds to its fingerprint and holds every object its setup and
+    checklist name (the houses are kept for the episodes that follow)."""
+    path = Path(config.data_dir) / PACK_FILE
+    for task in tasks:
+        episode_index, house_index = task.data["index"]
+        check_episode_house(path, episode_index, house_index, task.data["episode"], task.data["house"], BUILT)
 
 
 @hookimpl

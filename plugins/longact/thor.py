@@ -21,9 +21,7 @@ from suite_household.render import Frame
 from suite_household.thor_backend import make_controller, world_from_metadata
 from suite_household.world import WALL_HEIGHT, Obj, Scene, World
 from suite_longact.env import LongActEnv, env_settings, longact_rules
-from suite_longact.houses import episode_scene
-
-_SCENES: dict[str, Scene] = {}
+from suite_longact.houses import BUILT, episode_scene
 
 
 def _xyz(x: float, y: float, z: float) -> dict[str, float]:
@@ -133,5 +131,5 @@ class ThorSim:
 def thor_env(task: Task, config: Any) -> LongActEnv:
     """The episode on AI2-THOR."""
     settings = env_settings(config)
-    scene = episode_scene(task.data["house"], task.data["episode"]["setup"], _SCENES)
+    scene = episode_scene(task.data["house"], task.data["episode"]["setup"], BUILT)
     return LongActEnv(task, ThorSim(scene, settings, longact_rules()), settings)

@@ -23,12 +23,20 @@ def is_data_dir(path: Path) -> bool:
 
 def load_episodes(data_dir: Path) -> list[dict[str, Any]]:
     """Every episode of the data dir, validated, in episode-id order (the paper's deterministic order)."""
+    return [ep for _, ep in indexed_episodes(data_dir)]
+
+
+def indexed_episodes(data_dir: Path) -> list[tuple[int, dict[str, Any]]]:
+    """Every episode of the data dir, validated, with its index in the file, in episode-id order."""
     path = Path(data_dir) / EPISODES
     data = read_json(path)
     if not isinstance(data, list):
         raise DataError(path, "/", "a list of episodes")
     for i, ep in enumerate(data):
-        validate(ep, SCHEMA, f"{path} (episode {i})")
+        try:
+            validate(ep, SCHEMA, path)
+        except DataError as exc:  # the pointer from the file's root, as every other error of the file gives it
+            raise DataError(path, f"/{i}{exc.pointer.rstrip('/')}", exc.expected) from None
         family = FAMILIES[ep["family"]]
         if ep["max_steps"] != family.max_steps:
             raise DataError(path, f"/{i}/max_steps", f"{family.max_steps}, the {family.code} step budget (Table 9)")
@@ -36,7 +44,31 @@ def load_episodes(data_dir: Path) -> list[dict[str, Any]]:
             raise DataError(path, f"/{i}/tier", f"{family.tier!r} for family {family.code}")
         if not (Path(data_dir) / "houses" / f"{ep['house']}.json").is_file():
             raise DataError(path, f"/{i}/house", f"a house file houses/{ep['house']}.json")
-    return sorted(data, key=lambda e: e["episode_id"])
+    return sorted(enumerate(data), key=lambda pair: pair[1]["episode_id"])
+
+
+def named_ids(episode: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every object id the episode names, with its JSON pointer inside the episode: preset states, the success
+    target and receptacle, preconditions and the constraint's objects."""
+    spec = episode["success_spec"]
+    named = [(f"/state_overrides/{k}/objectId", o["objectId"]) for k, o in enumerate(episode["state_overrides"])]
+    named += [(f"/success_spec/{key}", spec[key]) for key in ("target", "receptacle") if key in spec]
+    named += [(f"/success_spec/preconditions/{k}/target", p["target"])
+              for k, p in enumerate(spec.get("preconditions", []))]
+    constraint = spec.get("constraint") or {}
+    named += [(f"/success_spec/constraint/{key}", constraint[key]) for key in ("object", "target") if key in constraint]
+    return named
+
+
+def check_episode_house(data_dir: str | Path, index: int, episode: dict[str, Any]) -> None:
+    """Read the episode's house (DataError: the house file and pointer) and check that every id the episode names is
+    an object of it (DataError: episodes.json and the pointer)."""
+    scene = house(str(data_dir), episode["house"])
+    ids = {o.id for o in scene.objects}
+    for pointer, object_id in named_ids(episode):
+        if object_id not in ids:
+            raise DataError(Path(data_dir) / EPISODES, f"/{index}{pointer}",
+                            f"the id of an object of houses/{episode['house']}.json, not {object_id!r}")
 
 
 _HOUSES: dict[tuple[str, str], Scene] = {}

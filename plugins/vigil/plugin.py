@@ -9,9 +9,10 @@ from suite.errors import ConfigError
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
+from suite_household.thor_backend import thor_requirements
 from suite_vigil import analysis, prompting, scoring, valid_replies
 from suite_vigil.env import VigilEnv
-from suite_vigil.episodes import PACK_MANIFEST, is_data_dir, load_episodes
+from suite_vigil.episodes import PACK_MANIFEST, check_episode_house, indexed_episodes, is_data_dir
 from suite_vigil.parsing import parse_reply
 from suite_vigil.report_view import report_view
 from suite_vigil.settings import CONFIG_SCHEMA, COORDS
@@ -65,6 +66,8 @@ def register(registry: Registry) -> None:
         reference=Path(__file__).parent / "reference.json",
         resources={"num_cpus": 1},
         resources_for=simulator_resources,
+        requires=thor_requirements(BENCH),
+        check_tasks=check_tasks,
         run_metadata=run_metadata,
         config_schema=CONFIG_SCHEMA,
         config_defaults=Path(__file__).parent / "config.yaml",
@@ -123,14 +126,23 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
     s = settings(config)
     prompt = {k: s[k] for k in ("variant", "normalized", "feedback", "step_count", "invalid_reason", "prompt_dir")}
     tasks = []
-    for ep in load_episodes(Path(config.data_dir)):
+    for index, ep in indexed_episodes(Path(config.data_dir)):
         if ep["family"] not in s["families"]:
             continue
         ep = {**ep, "max_invalid": s["invalid_limits"][ep["family"]]}
-        data = {"episode": ep, "prompt": prompt, "backend": s["backend"], "data_dir": str(config.data_dir)}
+        data = {"episode": ep, "prompt": prompt, "backend": s["backend"], "data_dir": str(config.data_dir),
+                "index": index}
         tasks.append(Task(BENCH, ep["episode_id"], data, category=ep["family"], max_steps=ep["max_steps"],
                           meta={"tier": FAMILIES[ep["family"]].tier}))
     return tasks
+
+
+def check_tasks(tasks: list[Task], config: Any) -> None:
+    """Before the run: every selected episode's house file reads and validates, and names every object the episode
+    does (on the household backend; an AI2-THOR scene is the simulator's own)."""
+    for task in tasks:
+        if task.data["backend"] == "household":
+            check_episode_house(task.data["data_dir"], task.data["index"], task.data["episode"])
 
 
 @hookimpl

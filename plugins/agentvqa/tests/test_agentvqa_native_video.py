@@ -25,7 +25,7 @@ def movie_dir(tiny: Path, recs: SimpleNamespace) -> Path:
     ])
 
 
-def _run(out: Path, data: Path, *overrides: str) -> tuple[list[dict[str, Any]], dict[str, list]]:
+def _run(out: Path, data: Path, *overrides: str, code: int = 0) -> tuple[list[dict[str, Any]], dict[str, list]]:
     prompts: dict[str, list] = {}
 
     def answer(messages: list[dict[str, Any]], metadata: dict[str, Any]) -> str:
@@ -34,7 +34,7 @@ def _run(out: Path, data: Path, *overrides: str) -> tuple[list[dict[str, Any]], 
 
     register_script("agentvqa-video", answer)
     assert main(["run", "--plugins", "agentvqa", "--data-dir", str(data), "--out", str(out), "--no-report",
-                 "--model", "scripted/agentvqa-video", "model.cache=false", *overrides]) == 0
+                 "--model", "scripted/agentvqa-video", "model.cache=false", *overrides]) == code
     return RunStore(out).records(), prompts
 
 
@@ -58,7 +58,7 @@ def test_native_mode_sends_the_video_file_whole(tmp_path: Path, movie_dir: Path,
 def test_frames_mode_is_the_default_and_needs_a_decoder_for_mp4(tmp_path: Path, movie_dir: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(__import__("sys").modules, "av", None)  # PyAV absent: mp4 cannot be cut into frames
-    records, prompts = _run(tmp_path / "run", movie_dir)
+    records, prompts = _run(tmp_path / "run", movie_dir, code=5)  # an env_error: the run ends with exit 5
     mp4 = next(r for r in records if r["episode_id"] == "agentvqa/vsi_bench/2")
     assert mp4["outcome"] == "env_error" and "PyAV" in mp4["failure_reason"]
 

@@ -1,0 +1,65 @@
+"""Ctrl-C leaves no coroutine unawaited: no `RuntimeWarning: coroutine ... was never awaited` (issue 20 item 18)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import os
+import time
+import warnings
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any
+
+from run_processes import interrupt, start_suite, wait_finished
+from suite.cli import run_async
+
+
+def test_a_coroutine_made_in_a_worker_thread_whose_await_was_cancelled_is_closed() -> None:
+    """What litellm's acompletion does: its executor call returns the provider's coroutine; a cut-off run cancels
+    the await while the thread is still making it."""
+
+    def make_in_a_thread() -> Coroutine[Any, Any, str]:
+        time.sleep(0.2)
+
+        async def request() -> str:
+            return "reply"
+
+        return request()
+
+    async def cut_off() -> None:
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(loop.run_in_executor(None, make_in_a_thread), 0.01)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run_async(cut_off())
+        gc.collect()
+    assert [str(w.message) for w in caught if "never awaited" in str(w.message)] == []
+
+
+def test_awaited_executor_results_still_arrive() -> None:
+    async def both() -> tuple[int, str]:
+        loop = asyncio.get_running_loop()
+
+        async def reply() -> str:
+            return "ok"
+
+        made = await loop.run_in_executor(None, reply)
+        return await loop.run_in_executor(None, lambda: 7), await made
+
+    assert run_async(both()) == (7, "ok")
+
+
+def test_ctrl_c_during_model_calls_prints_no_never_awaited_warning(tmp_path: Path) -> None:
+    for attempt in range(3):  # the race is in flight model calls at the signal: try a few times
+        out = tmp_path / f"r{attempt}"
+        env = {**os.environ, "COUNTER_LATENCY_S": "0.1"}
+        proc = start_suite(["run", "--plugins", "template", "--no-report", "--model", "scripted/counter-greedy",
+                            "model.cache=false", "--concurrency", "4", "--out", str(out)], env)
+        wait_finished(proc, out, 2)
+        err = interrupt(proc)
+        assert proc.returncode == 130, err[-500:]
+        assert "never awaited" not in err and "RuntimeWarning" not in err, err[-1500:]
