@@ -38,6 +38,11 @@ def constant_agent(ctx: AgentContext) -> PolicyAgent:
     return PolicyAgent(policy)
 
 
+def stop_reply(task: Task, observation: Observation) -> str:
+    """Answer at once without looking: the first option (the generic `stop-at-once` baseline)."""
+    return valid_reply(task, observation, None)
+
+
 def valid_reply(task: Task, observation: Observation, rng: random.Random | None) -> str:
     """One of the question's option letters (`scripted/first-option`: always A, the paper's "select all A")."""
     letters = LETTERS[: len(task.data["question"].options)]

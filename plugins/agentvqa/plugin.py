@@ -10,7 +10,7 @@ from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
 from suite_agentvqa import scoring
-from suite_agentvqa.agents import constant_agent, oracle_agent, valid_reply
+from suite_agentvqa.agents import constant_agent, oracle_agent, stop_reply, valid_reply
 from suite_agentvqa.answers import parse_answer
 from suite_agentvqa.data import Question, is_data_dir, read_questions
 from suite_agentvqa.env import QuestionEnv
@@ -44,6 +44,7 @@ def register(registry: Registry) -> None:
         config_schema=CONFIG_SCHEMA,
         images=lambda section: "",  # every question shows images (or video frames): no setting turns them off
         valid_reply=valid_reply,
+        stop_reply=stop_reply,
     ))
     registry.add_data_source(DataSource(
         BENCH, official=OFFICIAL, pack_dir=PACK_DIR,

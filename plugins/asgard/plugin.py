@@ -57,6 +57,7 @@ def register(registry: Registry) -> None:
         config_schema=CONFIG_SCHEMA,
         images=lambda section: None if resolve_condition(section).text_only else "asgard.condition=text_only",
         valid_reply=valid_replies.valid_reply,
+        stop_reply=valid_replies.stop_reply,
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(

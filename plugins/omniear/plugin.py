@@ -98,6 +98,7 @@ def register(registry: Registry) -> None:
         inline_env=True,  # a pure-Python text world: a step takes about 10 us
         config_schema=CONFIG_SCHEMA,
         valid_reply=valid_replies.valid_reply,
+        stop_reply=valid_replies.stop_reply,
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(

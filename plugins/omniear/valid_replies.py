@@ -38,3 +38,9 @@ def valid_reply(task: Task, observation: Observation, rng: random.Random | None)
         template, args = _pick(commands, rng) if commands else ("DONE", "")
         lines.append(f"Agent_{agent}_Action: {_command(template, args, ids, rng)}")
     return "\n".join(lines)
+
+
+def stop_reply(task: Task, observation: Observation) -> str:
+    """DONE for every agent at once (the generic `stop-at-once` baseline)."""
+    agents = int(task.data["agents"])
+    return "\n".join(["Thought: done."] + [f"Agent_{agent}_Action: DONE" for agent in range(1, agents + 1)])
