@@ -198,9 +198,10 @@ def run_audit(args: argparse.Namespace) -> int:
 
     if args.limit is not None and args.limit < 1:
         raise ConfigError(f"--limit must be a positive number of tasks, not {args.limit}")
+    if args.limit is not None and args.full:
+        raise ConfigError("--limit and --full contradict each other: give one")
     host = build_host()
     cfg, benchmarks = commands._planning_config(host, args, commands._split(args.plugins))
-    OmegaConf.update(cfg, "run.limit", args.limit)
     OmegaConf.update(cfg, "run.seed", args.seed)
     OmegaConf.update(cfg, "run.tasks", None)
     OmegaConf.update(cfg, "run.repeats", 1)
@@ -214,6 +215,8 @@ def run_audit(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="suite-audit-") as tmp:
         scratch = Path(args.out) if args.out else Path(tmp)
         for bench in benchmarks:
+            limit = args.limit if args.limit is not None or args.full else host.benchmark(bench).audit_limit
+            OmegaConf.update(cfg, "run.limit", limit)
             results.append(audit_benchmark(host, cfg, bench, scratch, names))
     passed = all(r["passed"] for r in results)
     if args.format == "json":

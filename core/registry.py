@@ -143,6 +143,9 @@ class BenchmarkSpec:
     #: the category rows of `suite audit` (the keys of per-stratum ceilings): default `strata`, a tuple joined
     #: with "/"
     audit_by: Callable[[Task], Hashable] | None = None
+    #: the seeded stratified sample `suite audit` takes without `--limit` or `--full` (None: every task), where a
+    #: pass over every task would not fit the audit's time budget (bench/audit.py)
+    audit_limit: int | None = None
 
 
 @dataclass

@@ -61,6 +61,7 @@ def register(registry: Registry) -> None:
         stop_reply=valid_replies.stop_reply,
         chance=0.0,  # success needs every goal met by acting: guessing earns nothing
         audit_by=lambda task: task.category,
+        audit_limit=36,  # a stratified sample of 3 plans per task type: a baseline plays up to 2N turns with views
         baselines=[ShortcutBaseline(
             "fixed-plan", "the happy-path plan of the task's goals, played blind: never looks at a view or at the "
             "feedback, never adapts (suite_asgard.blind_plan)", agent="fixed-plan", ceiling=5.0, chance=0.0)],
