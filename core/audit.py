@@ -55,7 +55,7 @@ def score(spec: BenchmarkSpec, metric_name: str, records: list[dict[str, Any]]) 
     return mean * (100 if metric.percent else 1), n
 
 
-def _rows(spec: BenchmarkSpec, baseline: ShortcutBaseline | None, metric: str, run: AuditRun,
+def _rows(spec: BenchmarkSpec, baseline: ShortcutBaseline, metric: str, run: AuditRun,
           oracle: AuditRun | None) -> list[dict[str, Any]]:
     """Per audit key (the whole sample first, then each stratum) the score beside chance, ceiling and oracle."""
     by_key: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -69,14 +69,13 @@ def _rows(spec: BenchmarkSpec, baseline: ShortcutBaseline | None, metric: str, r
     for key in keys:
         records = run.records if key == OVERALL else by_key[key]
         value, n = score(spec, metric, records)
-        ceiling = baseline.ceiling_for(key) if baseline else None
-        chance = baseline.chance_for(key) if baseline else None
+        ceiling, chance = baseline.ceiling_for(key), baseline.chance_for(key)
         oracle_records = (oracle.records if key == OVERALL else oracle_by_key[key]) if oracle else []
         infra = sum(r["outcome"] in INFRA_OUTCOMES for r in records)
         passed = None if ceiling is None or value is None else value <= ceiling + TOLERANCE
         rows.append({"key": key, "episodes": len(records), "n": n, "infra_failures": infra, "score": value,
                      "chance": chance, "ceiling": ceiling, "oracle": score(spec, metric, oracle_records)[0],
-                     "passed": passed if not infra or baseline is None else False})
+                     "passed": False if infra else passed})
     return rows
 
 

@@ -58,6 +58,10 @@ PLAN: dict[str, list[Maker]] = {
 #: chance count of the questions so far (so 100 questions end within chance + 1 point), and this many below.
 PRIOR_SLACK_ABOVE = 1.0
 PRIOR_SLACK_BELOW = 2.0
+#: Valid drafts tried to also hold every prior up to chance; failing that, the first of them that keeps the priors
+#: from rising above it is taken (a maker whose wrong options a prior never picks cannot hold it up, and trying
+#: longer only costs time).
+BOTH_WAYS_DRAFTS = 4
 
 
 def keeps_priors_at_chance(hits: dict[str, float], odds: dict[str, float], count: int, chance: float,
@@ -89,24 +93,36 @@ class DatasetDraw:
 
     def next(self, index: int, letter: str) -> tuple[Draft, dict[str, Any]]:
         """The dataset's `index`-th question with its answer at `letter`: the first valid draft of its maker over
-        seeded attempts on which no text-only prior drifts from chance (`keeps_priors_at_chance`); the second half
-        of the attempts only keeps them from rising above it (a maker whose wrong options a prior never picks
-        cannot hold it up)."""
+        seeded attempts on which no text-only prior drifts from chance (`keeps_priors_at_chance`), or, when none
+        of the first BOTH_WAYS_DRAFTS valid drafts holds them up to it, the first of those that keeps them from
+        rising above it (else the next such draft)."""
         maker = PLAN[self.dataset][index % len(PLAN[self.dataset])]
+        fallback = None
+        valid = 0
         for attempt in range(MAX_ATTEMPTS):
             draft = maker(random.Random(f"{self.seed}:{self.dataset}:{index}:{attempt}"), self.seed)
             if draft is None or not draft.valid():
                 continue
+            valid += 1
             rng = random.Random(f"{self.seed}:{self.dataset}:{index}:options")
             raw = record(self.dataset, index, draft, letter, self.seed, rng, [])
             odds = prior_odds(as_question(raw))
-            if keeps_priors_at_chance(self.hits, odds, index + 1, 1 / PACK_OPTIONS, attempt < MAX_ATTEMPTS // 2):
-                for name, hit in odds.items():
-                    self.hits[name] += hit
-                return draft, raw
-            self.rejected += 1
+            if keeps_priors_at_chance(self.hits, odds, index + 1, 1 / PACK_OPTIONS):
+                return self._take(draft, raw, odds, valid - 1)
+            if fallback is None and keeps_priors_at_chance(self.hits, odds, index + 1, 1 / PACK_OPTIONS, False):
+                fallback = (draft, raw, odds)
+            if fallback is not None and valid >= BOTH_WAYS_DRAFTS:
+                return self._take(*fallback, valid - 1)
         raise RuntimeError(f"no {self.dataset} question {index} in {MAX_ATTEMPTS} attempts (seed {self.seed}) that "
                            "keeps the text-only priors at chance")
+
+    def _take(self, draft: Draft, raw: dict[str, Any], odds: dict[str, float],
+              passed_over: int) -> tuple[Draft, dict[str, Any]]:
+        """Count the chosen draft's odds into the hits and the valid drafts passed over as rejected."""
+        self.rejected += passed_over
+        for name, hit in odds.items():
+            self.hits[name] += hit
+        return draft, raw
 
 
 #: Every generated question has four options, as the paper's do.
