@@ -1,5 +1,5 @@
-"""`python -m suite_agentvqa.packgen [--out DIR] [--seed N] [--per-dataset N] [--no-audit]`: write the generated
-pack, then audit it (`suite audit`'s figures go into its manifest)."""
+"""`python -m suite_agentvqa.packgen [--out DIR] [--seed N] [--per-dataset N] [--workers N] [--no-audit]`: write
+the generated pack, then audit it (`suite audit`'s figures go into its manifest)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=PACK_DIR, help=f"pack folder (default {PACK_DIR})")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--per-dataset", type=int, default=100, dest="per_dataset")
+    parser.add_argument("--workers", type=int, default=2, help="processes drawing the datasets (default 2)")
     parser.add_argument("--no-audit", action="store_true", dest="no_audit",
                         help="do not run the shortcut audit and store its figures in the manifest")
     args = parser.parse_args(argv)
     started = time.monotonic()
-    manifest = build_pack(args.out, args.seed, args.per_dataset)
+    manifest = build_pack(args.out, args.seed, args.per_dataset, args.workers)
     if not args.no_audit:
         audit = audit_pack(args.out)
         print(f"shortcut audit {'passed' if audit['passed'] else 'FAILED'}: oracle {audit['oracle']:.1f}%, " +

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import multiprocessing
 import random
 import shutil
 from collections import Counter
@@ -162,25 +163,47 @@ def record(dataset: str, index: int, draft: Draft, letter: str, seed: int, rng: 
     }
 
 
-def build_pack(out: Path, seed: int = 0, per_dataset: int = 10) -> dict[str, Any]:
-    """Write the pack into `out` (its records, media and manifest are replaced) and return the manifest."""
+@dataclass
+class DatasetPart:
+    """One dataset's share of the pack: its records, its media files, and its draw's rejection figures."""
+
+    records: list[dict[str, Any]]
+    files: dict[str, bytes]
+    rejected: int
+    hits: dict[str, float]
+
+
+def build_dataset(dataset: str, seed: int, per_dataset: int) -> DatasetPart:
+    """Draw one dataset's questions (independent of every other dataset, so workers may build them apart)."""
+    letters = answer_letters(dataset, per_dataset, seed)
+    draw = DatasetDraw(dataset, seed)
+    files: dict[str, bytes] = {}
+    records = []
+    for index in range(per_dataset):
+        draft, raw = draw.next(index, letters[index])
+        media = []
+        for k, frame in enumerate(draft.frames):
+            rel = f"media/{dataset}/{index:03d}_{k:02d}.png"
+            files[rel] = png(frame)
+            media.append(rel)
+        raw["media"] = {draft.media_kind: media}
+        records.append(raw)
+    return DatasetPart(records, files, draw.rejected, draw.hits)
+
+
+def build_pack(out: Path, seed: int = 0, per_dataset: int = 10, workers: int = 1) -> dict[str, Any]:
+    """Write the pack into `out` (its records, media and manifest are replaced) and return the manifest; `workers`
+    processes draw the datasets (the bytes do not depend on how many)."""
+    jobs = [(dataset, seed, per_dataset) for dataset in DATASETS]
+    if workers > 1:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            parts = dict(zip(DATASETS, pool.starmap(build_dataset, jobs), strict=True))
+    else:
+        parts = {job[0]: build_dataset(*job) for job in jobs}
     out.mkdir(parents=True, exist_ok=True)
     shutil.rmtree(out / "media", ignore_errors=True)
-    files: dict[str, bytes] = {}
-    lines = []
-    draws = {}
-    for dataset in DATASETS:
-        letters = answer_letters(dataset, per_dataset, seed)
-        draws[dataset] = draw = DatasetDraw(dataset, seed)
-        for index in range(per_dataset):
-            draft, raw = draw.next(index, letters[index])
-            media = []
-            for k, frame in enumerate(draft.frames):
-                rel = f"media/{dataset}/{index:03d}_{k:02d}.png"
-                files[rel] = png(frame)
-                media.append(rel)
-            raw["media"] = {draft.media_kind: media}
-            lines.append(raw)
+    files = {name: data for part in parts.values() for name, data in part.files.items()}
+    lines = [raw for part in parts.values() for raw in part.records]
     files[RECORDS] = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in lines).encode("utf-8")
     manifest = {
         "name": "AgentVQA generated pack", "kind": "generated", "notice": NOTICE,
@@ -189,8 +212,8 @@ def build_pack(out: Path, seed: int = 0, per_dataset: int = 10) -> dict[str, Any
         "datasets": dict(Counter(r["dataset"] for r in lines)),
         "categories": dict(sorted(Counter(r["category"] for r in lines).items())),
         "answers": dict(sorted(Counter(r["answer"] for r in lines).items())),
-        "prior_rejection": {"rejected": {d: draws[d].rejected for d in DATASETS},
-                            "expected_hits": {d: {k: round(v, 2) for k, v in draws[d].hits.items()} for d in DATASETS},
+        "prior_rejection": {"rejected": {d: parts[d].rejected for d in DATASETS},
+                            "expected_hits": {d: {k: round(v, 2) for k, v in parts[d].hits.items()} for d in DATASETS},
                             "slack": {"above": PRIOR_SLACK_ABOVE, "below": PRIOR_SLACK_BELOW}},
         "sha256": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())},
     }
