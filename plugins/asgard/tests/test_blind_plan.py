@@ -33,5 +33,8 @@ def test_declared_baselines_and_ceilings() -> None:
 
     by_name = {b.name: b for b in baselines_of(spec)}
     assert list(by_name) == ["stop-at-once", "random", "fixed-plan"]
-    assert all(b.ceiling_for("*") == 5.0 and b.chance_for("*") == 0.0 for b in by_name.values())
+    assert all(b.chance_for("*") == 0.0 for b in by_name.values())
+    assert by_name["stop-at-once"].ceiling_for("*") == by_name["random"].ceiling_for("*") == 5.0
     assert by_name["fixed-plan"].agent == "fixed-plan" and spec.audit_limit == 36
+    assert by_name["fixed-plan"].ceiling_for("*") == 20.0 and by_name["fixed-plan"].ceiling_for("toast") == 0.0
+    assert by_name["fixed-plan"].ceiling_for("slice_and_distribute") == 50.0
