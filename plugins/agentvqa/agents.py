@@ -3,6 +3,7 @@ of the offline baseline models."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Any
@@ -53,11 +54,17 @@ def prior_agent(name: str) -> Callable[[AgentContext], PolicyAgent]:
     return factory
 
 
+@functools.lru_cache(maxsize=4)
+def _letter_priors_of(data_dir: str) -> dict[str, int]:
+    """The letter priors of a data dir, read once per process (an agent is made for every episode)."""
+    return letter_priors(read_questions(data_dir))
+
+
 def frequent_letter_agent(ctx: AgentContext) -> PolicyAgent:
     """The text-only baseline that always answers its dataset's most frequent correct letter in the data (a prior
     read off the labels, never the image or the question): it catches answer positions that are not balanced."""
     section = ctx.config.get("agentvqa") or {}
-    favourite = letter_priors(read_questions(section.get("data_dir")))
+    favourite = _letter_priors_of(str(section.get("data_dir")))
 
     def policy(task: Task, env: Any, observation: Observation, history: list[StepRecord]) -> Action:
         letter = LETTERS[favourite[task.data["question"].dataset]]
