@@ -48,6 +48,7 @@ def register(registry: Registry) -> None:
         config_schema=CONFIG_SCHEMA,
         config_defaults=Path(__file__).parent / "config.yaml",
         valid_reply=valid_replies.valid_reply,
+        stop_reply=valid_replies.stop_reply,
         images=sends_images,
         requires=thor_requirements(BENCH),
         check_tasks=check_tasks,

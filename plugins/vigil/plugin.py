@@ -72,6 +72,7 @@ def register(registry: Registry) -> None:
         config_schema=CONFIG_SCHEMA,
         config_defaults=Path(__file__).parent / "config.yaml",
         valid_reply=valid_replies.valid_reply,
+        stop_reply=valid_replies.stop_reply,
         images=lambda section: "",  # the agent acts on the current frame by pixel: no setting turns images off
         strata=family,
     ))

@@ -48,7 +48,7 @@ def test_oracle_solves_every_question(tmp_path: Path, capsys: pytest.CaptureFixt
     assert headline["correct"]["mean"] == 1.0 and headline["unevaluated"]["mean"] == 0.0
     assert report["runs"][0]["data"]["agentvqa"]["kind"] == "generated"
     tables = report["details"]["agentvqa"]
-    assert "GENERATED PACK" in tables[0]["title"] and tables[0]["rows"][0][-4:] == ["100.0", "100.0", "100.0", 140]
+    assert "GENERATED PACK" in tables[0]["title"] and tables[0]["rows"][0][-4:] == ["100.0", "100.0", "100.0", 1400]
 
 
 def test_constant_letter_scores_the_share_of_its_letter(tmp_path: Path) -> None:
@@ -102,7 +102,7 @@ def test_unevaluated_replies_are_reported_both_ways(tmp_path: Path, capsys: pyte
     assert "the paper's headline" in excluded["title"]
     assert dict(zip(strict["columns"], strict["rows"][0], strict=True))["AitW"] == "0.0"
     assert dict(zip(excluded["columns"], excluded["rows"][0], strict=True))["AitW"] == "-"
-    assert dict(zip(unevaluated["columns"], unevaluated["rows"][0], strict=True))["Web"] == 10
+    assert dict(zip(unevaluated["columns"], unevaluated["rows"][0], strict=True))["Web"] == 100  # aitw's 100
 
 
 def test_headline_is_the_mean_over_datasets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -116,9 +116,9 @@ def test_headline_is_the_mean_over_datasets(tmp_path: Path, capsys: pytest.Captu
     ids = [q.id for q in QUESTIONS if q.dataset == "aitw"] + ["erqa/000", "erqa/001"]
     out = tmp_path / "run"
     records = _run(out, "--model", "scripted/agentvqa-aitw-only", "--tasks", ",".join(ids))
-    assert _accuracy(records) == pytest.approx(10 / 12)
+    assert _accuracy(records) == pytest.approx(100 / 102)  # the pack's 100 aitw questions right, 2 erqa wrong
     headline = _report(out, capsys)["rows"][0]["benchmarks"]["agentvqa"]["metrics"]["correct"]
-    assert headline["mean"] == 0.5 and headline["n"] == 12
+    assert headline["mean"] == 0.5 and headline["n"] == 102
 
 
 def test_circular_and_shuffled(tmp_path: Path) -> None:
@@ -162,7 +162,7 @@ def test_bad_options_and_data_commands(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_limit_is_stratified_by_dataset_and_category(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """`--limit 28` of the 140 questions: two per dataset, each category near its share (the paper's sampling)."""
+    """`--limit 28` of the 1,400 questions: two per dataset, each category near its share (the paper's sampling)."""
     records = _run(tmp_path / "run", "--agent", "oracle", "--limit", "28")
     capsys.readouterr()
     assert main(["report", str(tmp_path / "run")]) == 0
