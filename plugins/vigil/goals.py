@@ -6,7 +6,9 @@ SM spec may add `preconditions` (state sub-goals that count toward progress). Ou
 gives none: the semantic distance is to the nearest point of the target's box and the strict one to its
 centre; a semantic placement accepts the item anywhere inside the receptacle (on a plate in it, say), the
 strict one only directly in it; a semantic grounding or sighting is latched, the strict one must hold at the
-end; SV's strict world also needs the preset state unchanged.
+end. A CR spec's `closed_door` constraint holds once a door into the shut room is open. SV's world (semantic
+and strict) needs the target visible at the end and its preset state unchanged: the paper's SV asks for the
+state "without physical interaction", so an agent that sets the state it then reports verified nothing.
 """
 
 from __future__ import annotations
@@ -67,8 +69,8 @@ def _constraint(world: World, spec: dict[str, Any]) -> bool:
     c = spec.get("constraint")
     if not c:
         return True
-    if c["kind"] == "hand_full":
-        return world.held != c["object"]
+    if c["kind"] == "closed_door":  # the blocked path is open once any door into the target's room is
+        return any(world.objects[d].is_open for d in c["doors"])
     return _holds(world, c)
 
 
@@ -91,7 +93,7 @@ def world_ok(world: World, t: Tracker, visible: bool, strict: bool) -> bool:
         ok = world.held != target and (world.objects[target].parent == rec if strict
                                        else rec in world.ancestors(target))
     elif kind == "report_status":
-        ok = visible and (not strict or state_of(world, target, s["property"]) == t.start_state)
+        ok = visible and state_of(world, target, s["property"]) == t.start_state
     else:
         raise ValueError(f"unknown success spec type {kind!r}")
     return bool(ok) and _constraint(world, s)
