@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from suite.baselines import STOP_AT_ONCE
 from suite.records import Task, Trajectory
 from suite.registry import OVERALL, ShortcutBaseline
 from suite_vigil.vocabulary import FAMILIES, FAMILY_CODES
@@ -226,8 +227,9 @@ def declared() -> list[ShortcutBaseline]:
     for blind in BLIND:
         fams = blind.families or FAMILY_CODES
         keys = (*fams, OVERALL) if blind.families is None else fams
+        name = STOP_AT_ONCE if blind.policy is report_at_once else blind.name  # replaces the generic one
         out.append(ShortcutBaseline(
-            blind.name, blind.description, model=f"scripted/{blind.name}",
+            name, blind.description, model=f"scripted/{blind.name}",
             config={} if blind.families is None else {"vigil.families": list(fams)},
             ceiling={k: CEILING[k] for k in keys}, chance={k: CHANCE[k] for k in keys}, metric="B"))
     return out

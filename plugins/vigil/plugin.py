@@ -9,7 +9,7 @@ from suite.errors import ConfigError
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
-from suite_vigil import analysis, prompting, scoring, valid_replies
+from suite_vigil import analysis, baselines, prompting, scoring, valid_replies
 from suite_vigil.env import VigilEnv
 from suite_vigil.episodes import PACK_MANIFEST, is_data_dir, load_episodes
 from suite_vigil.parsing import parse_reply
@@ -62,8 +62,12 @@ def register(registry: Registry) -> None:
         config_schema=CONFIG_SCHEMA,
         valid_reply=valid_replies.valid_reply,
         stop_reply=valid_replies.stop_reply,
+        chance=baselines.CHANCE,
+        baselines=baselines.declared(),
+        audit_by=lambda task: task.category,
         images=lambda section: "",  # the agent acts on the current frame by pixel: no setting turns images off
     ))
+    baselines.register_scripts()
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
         BENCH,

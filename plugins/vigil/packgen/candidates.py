@@ -32,7 +32,7 @@ from suite_vigil.vocabulary import FAMILIES, SM_TEMPLATES
 NOT_TARGETS = frozenset({"Floor", "Doorway", "SinkBasin", "BathtubBasin", "StoveKnob", "LightSwitch", "Window",
                          "Curtains", "Blinds", "Painting", "Mirror", "ShowerHead", "ShowerCurtain", "CounterTop"})
 SV_OPEN = ("Fridge", "Microwave", "Cabinet", "Drawer", "Laptop", "Box")
-SV_TOGGLE = ("Television", "DeskLamp", "FloorLamp", "Toaster", "Microwave", "Laptop", "Faucet")
+SV_TOGGLE = ("Television", "DeskLamp", "FloorLamp", "Toaster", "Microwave", "Faucet")  # a closed laptop hides on/off
 INTO = ("Bowl", "Pot", "Pan", "Plate", "Box", "GarbageCan", "LaundryHamper", "Cup", "Mug")
 SURFACES = ("DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "TVStand", "Shelf", "Bed", "Sofa",
             "ArmChair", "Chair")
