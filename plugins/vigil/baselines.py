@@ -86,9 +86,42 @@ def centre_click(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
     return _click("ground") if step == 0 else _report()
 
 
+EDGES = ((160, 240), (480, 240), (320, 120), (320, 360))  # the midpoints of a 3x3 grid's outer cells' sides
+CORNERS = ((160, 120), (480, 120), (160, 360), (480, 360))
+
+
+def _grid(points: tuple[tuple[int, int], ...], step: int) -> dict[str, Any]:
+    if step < len(points):
+        x, y = points[step]
+        return {"skill_name": "interact_pixel", "arguments": {"intent": "ground", "x": x, "y": y}}
+    return _report()
+
+
+def edge_clicks(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
+    """PG: ground four fixed points around the centre in turn (left, right, top, bottom), then report success."""
+    return _grid(EDGES, step)
+
+
+def corner_clicks(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
+    """PG: ground the four fixed corner points of a 3x3 grid in turn, then report success."""
+    return _grid(CORNERS, step)
+
+
 def walk_forward(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
     """DA: one step forward at a time until one step is left, then report success."""
     return _forward() if step < max_steps - 1 else _report()
+
+
+def stride_forward(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
+    """DA: two steps (0.5 m) forward at a time until one step is left, then report success."""
+    return _forward(2) if step < max_steps - 1 else _report()
+
+
+def walk_and_look(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
+    """VS: one metre forward, then a quarter turn right twice, over and over; report success at the last step."""
+    if step >= max_steps - 1:
+        return _report()
+    return _forward(4) if step % 3 == 0 else _turn(90)
 
 
 def turn_around(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
@@ -156,7 +189,15 @@ class Blind:
 BLIND = (
     Blind("vigil-report-at-once", report_at_once, None, "reports success at once, never acts or looks"),
     Blind("vigil-blind-centre-click", centre_click, ("PG",), "PG: grounds the image centre, reports success"),
+    Blind("vigil-blind-edge-clicks", edge_clicks, ("PG",), "PG: grounds four fixed points around the centre "
+                                                            "in turn, then reports success"),
+    Blind("vigil-blind-corner-clicks", corner_clicks, ("PG",), "PG: grounds four fixed corner points in turn, "
+                                                              "then reports success"),
     Blind("vigil-blind-walk-forward", walk_forward, ("DA",), "DA: walks forward one step at a time, then reports"),
+    Blind("vigil-blind-stride-forward", stride_forward, ("DA",), "DA: walks forward 0.5 m at a time, then "
+                                                                 "reports"),
+    Blind("vigil-blind-walk-look", walk_and_look, ("VS",), "VS: walks 1 m, turns right twice, and again, then "
+                                                           "reports"),
     Blind("vigil-blind-turn-around", turn_around, ("VS",), "VS: turns 45 degrees eight times, then reports"),
     Blind("vigil-blind-force-state", force_state, ("SV",),
           "SV: switches on / opens the image centre, then reports that state"),
@@ -170,6 +211,7 @@ BLIND = (
                                                   "wording and the step budget (never looks at the image)"),
 )
 BY_NAME = {b.name: b for b in BLIND}
+BY_POLICY = {b.name: b.policy.__name__ for b in BLIND}
 
 
 def applies(blind: Blind, family: str) -> bool:
@@ -235,9 +277,10 @@ def declared() -> list[ShortcutBaseline]:
     return out
 
 
-def play(task: Task, policy: Policy) -> Any:
-    """Run a blind policy on one task through the env and the parser, in this process (no loop, no images);
-    the settlement."""
+def play(task: Task, policy: Policy) -> tuple[Any, bool]:
+    """Run a blind policy on one task through the env and the parser, in this process (no loop, no images): the
+    settlement, and whether the goal held after any of its steps (then the same policy cut short there and
+    reporting success would have solved the episode)."""
     from suite_vigil import scoring
     from suite_vigil.parsing import parse_reply
     from suite_vigil.plugin import make_env
@@ -254,14 +297,26 @@ def play(task: Task, policy: Policy) -> Any:
             step += 1
             if env.step(action).done:
                 break
-        return scoring.settle(task, Trajectory(task=task), env)
+        return scoring.settle(task, Trajectory(task=task), env), any(s.goal for s in env.state.log)
     finally:
         env.close()
 
 
 def solved_by(task: Task, family: str) -> list[str]:
-    """The blind baselines (declared for the family) that score B = 1 on the task; SV's label guesses excepted,
-    whose chance is held at 50 by balanced labels instead."""
+    """The blind baselines (declared for the family) that solve the task or any of whose prefixes would (the goal
+    held after one of its steps: walking k steps instead of 11, turning k times, and so on). SV is exempt: its
+    blind baselines are label guesses, held at chance by balanced labels instead."""
     if family == "SV":
         return []
-    return [b.name for b in BLIND if applies(b, family) and play(task, b.policy).metrics["B"]]
+    ep = task.data["episode"]
+    plays_own = family_of(ep["instruction"], ep["max_steps"]) == family
+    out = []
+    for b in BLIND:
+        if not applies(b, family) or (b.policy is combined and plays_own):
+            continue  # the combined policy plays the family's own kind here: the same actions
+        settlement, reached = play(task, b.policy)
+        if settlement.metrics["B"] or reached:
+            out.append(b.name)
+    if plays_own and FAMILY_POLICY[family].__name__ in {BY_POLICY[n] for n in out}:
+        out.append("vigil-blind-combined")
+    return out

@@ -261,17 +261,17 @@ def build_vs(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
                     "can see it, then report.", start[0], spec)
 
 
-def sv_value(labels: Counter, otype: str, prop: str) -> bool:
-    """SV's preset value for a target: the label its (type, property) has had less often so far, ties broken
-    toward the label the property has had less often overall, so a blind guess of one label (or of a label per
-    type) earns half the episodes."""
+def sv_value(labels: Counter, otype: str, prop: str) -> bool | None:
+    """SV's preset value for a target, keeping the labels balanced within one per (type, property) and per
+    property, so a blind guess of one label, or of a label per type, earns half the episodes: the label the
+    type has had less often (ties: the one the property has had less often); None when that label would put the
+    property two ahead (draw another target)."""
     def gap(key: tuple) -> int:
         return labels[(*key, True)] - labels[(*key, False)]
 
     by_type, overall = gap((otype, prop)), gap(("*", prop))
-    if by_type:
-        return by_type < 0
-    return overall < 0
+    value = by_type < 0 if by_type else overall < 0
+    return None if abs(overall + (1 if value else -1)) > 1 else value
 
 
 def build_sv(site: Site, rng: random.Random, i: int, labels: Counter | None = None) -> dict[str, Any] | None:
@@ -288,6 +288,8 @@ def build_sv(site: Site, rng: random.Random, i: int, labels: Counter | None = No
         return None
     otype = site.world.objects[oid].type
     value = sv_value(labels if labels is not None else Counter(), otype, prop)
+    if value is None:
+        return None
     on, off = goals.STATE_LABELS[prop]
     spec = {"type": "report_status", "target": oid, "property": prop}
     return _episode("SV", site, oid, f"Is {start[1]} {on} or {off}? Report its state as you see it.", start[0], spec,

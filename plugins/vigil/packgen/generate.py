@@ -3,7 +3,8 @@
 Stage 1 lays out the houses (seeded multi-room houses of the household simulator, saved as scene JSON). Stage 2
 draws candidate episodes per family (suite_vigil.packgen.candidates) and runs each through the shared episode
 loop with the oracle agent; a candidate is kept only when the oracle settles it as B = 1 within the family's
-step budget and no blind baseline of suite_vigil.baselines (declared for its family) settles it as B = 1, until
+step budget and no blind baseline of suite_vigil.baselines (declared for its family) solves it, nor would if cut
+short at any of its steps (`baselines.solved_by`), until
 the family has its quota. PACK.json records the tallies and the blind baselines' B per family on the kept pack
 (the audit figures). Families run in parallel worker processes, each with its own
 seeded stream, so the pack is the same for any number of workers.
@@ -140,12 +141,17 @@ def build_family(family: str, seed: int, data_dir: str, scenes: dict[str, Scene]
 
 
 def blind_figures(episodes: list[dict[str, Any]], data_dir: str, family: str) -> dict[str, float]:
-    """B (percent) of every blind baseline declared for the family over its kept episodes (the audit figures)."""
+    """B (percent) of every blind baseline declared for the family over its kept episodes (the audit figures).
+    Outside SV every kept episode was played by them and none solved it (0 by construction); SV's are played."""
     out = {}
     for blind in baselines.BLIND:
-        if baselines.applies(blind, family):
-            wins = sum(bool(baselines.play(task_of(e, data_dir), blind.policy).metrics["B"]) for e in episodes)
-            out[blind.name] = round(100.0 * wins / len(episodes), 1)
+        if not baselines.applies(blind, family):
+            continue
+        if family != "SV":
+            out[blind.name] = 0.0
+            continue
+        wins = sum(bool(baselines.play(task_of(e, data_dir), blind.policy)[0].metrics["B"]) for e in episodes)
+        out[blind.name] = round(100.0 * wins / len(episodes), 1)
     return out
 
 
