@@ -11,7 +11,7 @@ from collections import Counter
 import numpy as np
 import pytest
 from suite.baselines import baselines_of, check_baseline
-from suite.models import find_script
+from suite.models.scripted import find_script
 from suite.plugins import build_host
 from suite.registry import OVERALL
 from suite_household.world import Agent
