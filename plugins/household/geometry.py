@@ -92,6 +92,8 @@ def _parts(obj: Obj) -> tuple[Part, ...]:
         parts = _hollow(obj, color)
     elif t in _LEGGED:
         parts = _legged(obj, color)
+    elif t in _SHAPED:
+        parts = _SHAPED[t](obj, color)
     elif t == "CoffeeMachine":
         parts = [
             (_rel(obj, 0, 1, 0, 0.08, 0, 1), shade(color, 1.3)),
@@ -102,6 +104,86 @@ def _parts(obj: Obj) -> tuple[Part, ...]:
         parts = [(box, color)] + _details(obj, color)
     parts += _state_cues(obj)
     return tuple(parts)
+
+
+def _above(obj: Obj, metres: float) -> float:
+    """A height `metres` above the object's top as a fraction of its height (for `_rel` past the box)."""
+    return 1.0 + metres / max(obj.size[1], 1e-6)
+
+
+def _laptop(obj: Obj, color: tuple[int, int, int]) -> list[Part]:
+    """A laptop: closed, a flat lid with a hinge line (and a power light on its front edge when on); open, the
+    base with a dark keyboard and the screen standing at the back, lit when on."""
+    lid = shade(color, 1.15)
+    if not obj.is_open:
+        parts = [(obj.box, color), (_rel(obj, 0.0, 1.0, 0.55, 1.0, 0.0, 1.0), lid),
+                 (_out(obj, 0.0, 1.0, 0.0, 0.5, 0.0, 0.004), shade(color, 0.5))]
+        if obj.is_toggled:
+            parts.append((_out(obj, 0.35, 0.65, 0.1, 0.9, 0.0, 0.006), _GLOW["Laptop"]))
+        return parts
+    screen = (120, 200, 255) if obj.is_toggled else (25, 25, 30)
+    return [
+        (obj.box, color),
+        (_rel(obj, 0.08, 0.92, 1.0, _above(obj, 0.003), 0.4, 0.9), (35, 35, 40)),
+        (_rel(obj, 0.0, 1.0, 1.0, _above(obj, 0.23), 0.24, 0.3), lid),  # hinged in from the back edge, which
+        (_rel(obj, 0.06, 0.94, _above(obj, 0.02), _above(obj, 0.21), 0.3, 0.32), screen),  # may touch a wall
+    ]
+
+
+def _lamp(obj: Obj, color: tuple[int, int, int]) -> list[Part]:
+    """A lamp: a base, a stem and a shade that is bright when the lamp is on and grey when it is off."""
+    shade_at = 0.55 if obj.type == "DeskLamp" else 0.72
+    lit = (255, 236, 140) if obj.is_toggled else (128, 124, 118)
+    return [
+        (_rel(obj, 0.1, 0.9, 0.0, 0.06, 0.1, 0.9), shade(color, 0.6)),
+        (_rel(obj, 0.44, 0.56, 0.06, shade_at, 0.44, 0.56), shade(color, 0.8)),
+        (_rel(obj, 0.0, 1.0, shade_at, 1.0, 0.0, 1.0), lit),
+    ]
+
+
+def _bread(obj: Obj, color: tuple[int, int, int]) -> list[Part]:
+    """A loaf: a pale body, a domed dark crust and three score marks across the top."""
+    crust = shade(color, 0.72)
+    parts = [(_rel(obj, 0.0, 1.0, 0.0, 0.7, 0.0, 1.0), shade(color, 1.2)),
+             (_rel(obj, 0.04, 0.96, 0.7, 1.0, 0.08, 0.92), crust)]
+    for u in (0.25, 0.48, 0.71):
+        parts.append((_rel(obj, u, u + 0.05, 0.98, 1.03, 0.15, 0.85), shade(color, 0.4)))
+    return parts
+
+
+def _shaker(obj: Obj, color: tuple[int, int, int]) -> list[Part]:
+    """A salt or pepper shaker: a body and a metal cap with dark holes."""
+    return [(_rel(obj, 0.0, 1.0, 0.0, 0.72, 0.0, 1.0), color),
+            (_rel(obj, 0.05, 0.95, 0.72, 1.0, 0.05, 0.95), (205, 205, 212)),
+            (_rel(obj, 0.3, 0.7, 1.0, 1.04, 0.3, 0.7), (30, 30, 30))]
+
+
+def _alarm_clock(obj: Obj, color: tuple[int, int, int]) -> list[Part]:
+    """An alarm clock: a body, a white dial with two hands on its front and two bells on top."""
+    bell = (200, 170, 60)
+    return [
+        (obj.box, color),
+        (_out(obj, 0.12, 0.88, 0.1, 0.9, 0.0, 0.004), (245, 245, 240)),
+        (_out(obj, 0.48, 0.53, 0.5, 0.85, 0.004, 0.007), (20, 20, 20)),
+        (_out(obj, 0.5, 0.78, 0.47, 0.53, 0.004, 0.007), (20, 20, 20)),
+        (_rel(obj, 0.02, 0.32, 1.0, 1.35, 0.25, 0.75), bell),
+        (_rel(obj, 0.68, 0.98, 1.0, 1.35, 0.25, 0.75), bell),
+    ]
+
+
+def _towel(obj: Obj, color: tuple[int, int, int]) -> list[Part]:
+    """A hanging towel: the cloth with two white bands across its lower part and a fringe (both faces)."""
+    band = (245, 245, 245)
+    return [
+        (obj.box, color),
+        (_rel(obj, 0.0, 1.0, 0.12, 0.2, -0.3, 1.3), band),
+        (_rel(obj, 0.0, 1.0, 0.26, 0.31, -0.3, 1.3), band),
+        (_rel(obj, 0.0, 1.0, 0.0, 0.04, -0.3, 1.3), shade(color, 0.6)),
+    ]
+
+
+_SHAPED = {"Laptop": _laptop, "DeskLamp": _lamp, "FloorLamp": _lamp, "Bread": _bread, "PepperShaker": _shaker,
+           "SaltShaker": _shaker, "AlarmClock": _alarm_clock, "Towel": _towel, "HandTowel": _towel}
 
 
 def _rel(obj: Obj, u0: float, u1: float, y0: float, y1: float, f0: float, f1: float) -> Box:
@@ -190,7 +272,7 @@ def _details(obj: Obj, color: tuple[int, int, int]) -> list[Part]:
         return parts
     if t == "Sink":
         return [(_out(obj, 0.05, 0.95, 0.05, 0.9, 0.0, 0.004), shade(color, 0.8))]
-    if t in ("Television", "Laptop", "CellPhone") and not obj.is_toggled:
+    if t in ("Television", "CellPhone") and not obj.is_toggled:
         return [] if t != "Television" else [(_out(obj, 0.05, 0.95, 0.08, 0.92, 0.0, 0.004), (45, 45, 50))]
     if t == "Toaster":
         return [((x0 + 0.05, y1 - 0.005, z0 + 0.05, x1 - 0.05, y1 + 0.002, z1 - 0.05), (30, 30, 30))]
@@ -207,7 +289,7 @@ def _state_cues(obj: Obj) -> list[Part]:
     if obj.fill and TYPES[obj.type].can_fill:
         ix, iz = (x1 - x0) * 0.15, (z1 - z0) * 0.15
         cues.append(((x0 + ix, y1 - 0.01, z0 + iz, x1 - ix, y1 + 0.003, z1 - iz), LIQUID[obj.fill]))
-    if obj.is_toggled and obj.type in _GLOW:
+    if obj.is_toggled and obj.type in _GLOW and obj.type != "Laptop":  # a laptop's screen shows its state
         cues.append((_glow_box(obj), _GLOW[obj.type]))
     if obj.type == "EggCracked":
         cx, cz = (x0 + x1) / 2, (z0 + z1) / 2
@@ -249,7 +331,7 @@ def _glow_box(obj: Obj) -> Box:
             y1 - 0.05,
             cz + 0.015,
         )
-    if t in ("Laptop", "CellPhone"):
+    if t == "CellPhone":
         return (x0 + 0.01, y1, z0 + 0.01, x1 - 0.01, y1 + 0.002, z1 - 0.01)
     return _out(obj, 0.3, 0.7, 0.6, 0.8, 0.0, 0.01)
 

@@ -5,8 +5,11 @@ object_held, object_at_receptacle, report_status (SV). A CR spec adds a `constra
 SM spec may add `preconditions` (state sub-goals that count toward progress). Our tolerances, where the paper
 gives none: the semantic distance is to the nearest point of the target's box and the strict one to its
 centre; a semantic placement accepts the item anywhere inside the receptacle (on a plate in it, say), the
-strict one only directly in it; a semantic grounding or sighting is latched, the strict one must hold at the
-end; SV's strict world also needs the preset state unchanged.
+strict one only directly in it; a grounding counts by the last grounding click (clicking around until one hits
+is no grounding), the strict one needs a single click; a semantic sighting is latched, the strict one must hold
+at the end. A CR spec's `closed_door` constraint holds once a door into the shut room is open. SV's world (semantic
+and strict) needs the target visible at the end and its preset state unchanged: the paper's SV asks for the
+state "without physical interaction", so an agent that sets the state it then reports verified nothing.
 """
 
 from __future__ import annotations
@@ -67,8 +70,8 @@ def _constraint(world: World, spec: dict[str, Any]) -> bool:
     c = spec.get("constraint")
     if not c:
         return True
-    if c["kind"] == "hand_full":
-        return world.held != c["object"]
+    if c["kind"] == "closed_door":  # the blocked path is open once any door into the target's room is
+        return any(world.objects[d].is_open for d in c["doors"])
     return _holds(world, c)
 
 
@@ -77,7 +80,7 @@ def world_ok(world: World, t: Tracker, visible: bool, strict: bool) -> bool:
     s = t.spec
     kind, target = s["type"], s["target"]
     if kind == "target_grounded":
-        ok = (bool(t.grounded) and t.grounded[-1] == target) if strict else (target in t.grounded)
+        ok = bool(t.grounded) and t.grounded[-1] == target and (not strict or len(t.grounded) == 1)
     elif kind == "agent_near_target":
         ok = (centre_distance if strict else box_distance)(world, target) < s.get("distance", NEAR)
     elif kind == "object_state" and s["property"] == "visible":
@@ -91,7 +94,7 @@ def world_ok(world: World, t: Tracker, visible: bool, strict: bool) -> bool:
         ok = world.held != target and (world.objects[target].parent == rec if strict
                                        else rec in world.ancestors(target))
     elif kind == "report_status":
-        ok = visible and (not strict or state_of(world, target, s["property"]) == t.start_state)
+        ok = visible and state_of(world, target, s["property"]) == t.start_state
     else:
         raise ValueError(f"unknown success spec type {kind!r}")
     return bool(ok) and _constraint(world, s)
@@ -119,7 +122,7 @@ def scores(world: World, t: Tracker, visible: bool) -> list[float]:
     if s.get("constraint"):
         out.append(float(_constraint(world, s)))
     if kind == "target_grounded":
-        out.append(float(target in t.grounded))
+        out.append(float(bool(t.grounded) and t.grounded[-1] == target))
     elif kind == "agent_near_target":
         out.append(_approach(world, target, t.start_distance))
     elif kind == "object_state" and s["property"] == "visible":

@@ -25,7 +25,7 @@ from suite_vigil.parsing import MAX_MOVE_STEPS, VigilAction
 from suite_vigil.vocabulary import GRID_STEP
 
 REACH = 1.35        # stand this close (box distance) to act: a margin under the 1.5 m limit
-NEAR_GOAL = 1.35    # DA: stop this close
+NEAR_GOAL = 1.49    # DA: stop at the first cell that counts (the goal holds under 1.5 m), so no step lags it
 MIN_PIXELS = 40     # an instance smaller than this in the frame is not clicked
 PROBE_SIZE = (160, 120)  # candidate poses are checked on a quarter-size instance buffer
 MARGINS = (2, 8)    # search this many actions beyond the nearest candidate (the wider one when all are occluded)
@@ -72,10 +72,11 @@ def lattice_of(ctl: Controller) -> Lattice:
 class Lattice:
     """The reachable 0.25 m lattice through the house's start and which neighbouring cells are joined.
 
-    Edges are tested as `NavGrid.path_blocker` tests a move (samples every 2.5 cm), vectorised over the lattice."""
+    Edges are tested as `NavGrid.path_blocker` tests a move (samples every 2.5 cm), vectorised over the lattice,
+    with every door open: a closed door (CR's blocked path) is a subgoal of the plan, opened before walking on."""
 
     def __init__(self, ctl: Controller) -> None:
-        nav, world = ctl.nav, ctl.world
+        nav = ctl.nav
         a = ctl.scene.agent
         self.origin = (a.x, a.z)
         x0, z0, x1, z1 = ctl.scene.bounds
@@ -84,7 +85,7 @@ class Lattice:
         ii, jj = np.meshgrid(np.arange(i0, i1 + 1), np.arange(j0, j1 + 1), indexing="ij")
         ii, jj = ii.ravel(), jj.ravel()
         xs, zs = np.round(a.x + ii * GRID_STEP, 4), np.round(a.z + jj * GRID_STEP, 4)
-        door_open = np.array([world.objects[d].is_open for d in nav.doors] + [True], dtype=bool)
+        door_open = np.ones(len(nav.doors) + 1, dtype=bool)
         samples = int(math.ceil(GRID_STEP / 0.025))
         free_dir = {}
         for d, (dx, dz) in _DIRS.items():
@@ -166,7 +167,7 @@ class Lattice:
 
 @dataclass
 class Subgoal:
-    """One thing to achieve: interact (intent on object), near (stand close), see (get in view), drop, report."""
+    """One thing to achieve: interact (intent on object), near (stand close), see (get in view), report."""
 
     kind: str
     target: str | None = None
@@ -179,11 +180,11 @@ def plan_subgoals(episode: dict[str, Any]) -> list[Subgoal]:
     target, kind = spec["target"], spec["type"]
     out: list[Subgoal] = []
     c = spec.get("constraint")
-    if c and c["kind"] == "hand_full":
-        out.append(Subgoal("drop"))
+    if c and c["kind"] == "closed_door":
+        out.append(Subgoal("interact", c["object"], "open_access"))
     elif c:
-        out.append(Subgoal("interact", c["target"], "deactivate" if c["kind"] == "running_appliance"
-                           else "close_access"))
+        intent = {"isOpen": ("open_access", "close_access"), "isToggled": ("activate", "deactivate")}[c["property"]]
+        out.append(Subgoal("interact", c["target"], intent[0] if c["value"] else intent[1]))
     for pre in spec.get("preconditions", ()):
         out.append(Subgoal("interact", pre["target"], "open_access" if pre["value"] else "close_access"))
     if kind == "target_grounded":
@@ -232,9 +233,6 @@ class OraclePlanner:
     def _expand(self, goal: Subgoal) -> None:
         if goal.kind == "report":
             self.queue.append(_act("report", status=self._status(), summary="verified from the current view"))
-            self.subgoals.pop(0)
-        elif goal.kind == "drop":
-            self.queue.append(_act("interact_pixel", intent="drop"))
             self.subgoals.pop(0)
         elif goal.kind == "near":
             if goals.box_distance(self.world, goal.target) < goals.NEAR:

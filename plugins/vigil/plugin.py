@@ -10,7 +10,7 @@ from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
 from suite_household.thor_backend import thor_requirements
-from suite_vigil import analysis, prompting, scoring, valid_replies
+from suite_vigil import analysis, baselines, prompting, scoring, valid_replies
 from suite_vigil.env import VigilEnv
 from suite_vigil.episodes import PACK_MANIFEST, check_episode_house, indexed_episodes, is_data_dir
 from suite_vigil.parsing import parse_reply
@@ -73,9 +73,13 @@ def register(registry: Registry) -> None:
         config_defaults=Path(__file__).parent / "config.yaml",
         valid_reply=valid_replies.valid_reply,
         stop_reply=valid_replies.stop_reply,
+        chance=baselines.CHANCE,
+        baselines=baselines.declared(),
+        audit_by=lambda task: task.category,
         images=lambda section: "",  # the agent acts on the current frame by pixel: no setting turns images off
         strata=family,
     ))
+    baselines.register_scripts()
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
         BENCH,

@@ -2,8 +2,12 @@
 
 Each builder draws from a seeded `random.Random` and returns an episode dict (without oracle figures) or None
 when the draw does not meet the family's rules (section 5): PG targets visible and reachable at the start, in
-three size classes; DA visible but beyond 1.5 m; VS not visible; SV visible with its state preset; AI visible
-and beyond reach; SI not visible; SM in four templates with pre-conditions; CR with a blocking constraint.
+three size classes; DA visible but beyond 1.5 m; VS not visible from the start cell whichever way the agent
+turns (mostly in another room); SV visible with its state preset and its state-bearing face toward the agent;
+AI visible and beyond reach; SI like VS; SM in four templates with pre-conditions; CR behind the closed doors of
+its room (a blocked path the agent must open). Start poses are never aimed at the target: a visible target is
+anywhere in the first frame (a random yaw offset within the field of view, a camera pitch drawn blind), and the
+generator redraws any episode a blind baseline (suite_vigil.baselines) solves.
 A target is named so that it is unambiguous: by type when the house has one of that type, else only when it is
 the one instance of its type in view at the start ("the cabinet in view").
 """
@@ -28,14 +32,19 @@ from suite_vigil.vocabulary import FAMILIES, SM_TEMPLATES
 NOT_TARGETS = frozenset({"Floor", "Doorway", "SinkBasin", "BathtubBasin", "StoveKnob", "LightSwitch", "Window",
                          "Curtains", "Blinds", "Painting", "Mirror", "ShowerHead", "ShowerCurtain", "CounterTop"})
 SV_OPEN = ("Fridge", "Microwave", "Cabinet", "Drawer", "Laptop", "Box")
-SV_TOGGLE = ("Television", "DeskLamp", "FloorLamp", "Toaster", "Microwave", "Laptop", "Faucet")
+SV_TOGGLE = ("Television", "DeskLamp", "FloorLamp", "Toaster", "Microwave", "Faucet")  # a closed laptop hides on/off
 INTO = ("Bowl", "Pot", "Pan", "Plate", "Box", "GarbageCan", "LaundryHamper", "Cup", "Mug")
 SURFACES = ("DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "TVStand", "Shelf", "Bed", "Sofa",
             "ArmChair", "Chair")
 CONTAINERS = ("Fridge", "Cabinet", "Drawer", "Microwave", "Box")
 AI_INTENTS = ("activate", "deactivate", "open_access", "close_access", "pick")
-CR_KINDS = ("hand_full", "hand_full", "running_appliance", "open_door")
 VISIBLE_PIXELS = 150  # a start-visible target covers at least this many pixels of the 640x480 frame
+#: objects whose open/closed or on/off cue is on the front face (door, screen, window): SV starts in front of it
+FRONT_CUE = frozenset({"Fridge", "Microwave", "Cabinet", "Drawer", "Television", "Laptop"})
+FRONT_COS = 0.5  # SV: the start position lies within 60 degrees of such an object's front normal
+YAW_OFFSET = 40.0  # a visible target's bearing is drawn within this many degrees either side of the view axis
+HORIZONS = (0.0, 15.0, 30.0)  # camera pitches a start pose draws from, whatever the target
+OTHER_ROOM = 0.75  # VS/SI: the share of draws that start in a room other than the target's
 
 
 def words(object_type: str) -> str:
@@ -90,13 +99,25 @@ class Site:
         frame = self.small.render(self.world, shade_colors=False)
         return 16 * int((frame.owner == frame.ids.index(oid)).sum()) if oid in frame.ids else 0
 
-    def facing(self, oid: str, cell: tuple[float, float], rng: random.Random, jitter: float = 12.0) -> Agent:
-        """A standing pose at `cell` turned roughly toward the object, camera pitched at it (5 degree steps)."""
-        cx, cy, cz = self.world.objects[oid].center
+    def glancing(self, oid: str, cell: tuple[float, float], rng: random.Random) -> Agent:
+        """A standing pose at `cell` whose view axis is a random offset (up to YAW_OFFSET either side) from the
+        object's bearing, the camera pitch drawn from HORIZONS: the object may be anywhere in the frame."""
+        cx, _, cz = self.world.objects[oid].center
         x, z = cell
-        yaw = (math.degrees(math.atan2(cx - x, cz - z)) + rng.uniform(-jitter, jitter)) % 360
-        pitch = math.degrees(math.atan2(1.576 - cy, math.hypot(cx - x, cz - z)))
-        return Agent(x, z, round(yaw), float(max(-30, min(60, 5 * round(pitch / 5)))), True)
+        yaw = (math.degrees(math.atan2(cx - x, cz - z)) + rng.uniform(-YAW_OFFSET, YAW_OFFSET)) % 360
+        return Agent(x, z, float(round(yaw)), rng.choice(HORIZONS), True)
+
+    def hidden_all_round(self, oid: str, cell: tuple[float, float]) -> bool:
+        """Whether the object stays out of view from `cell` at every 45 degree heading and pitch 0 or 30."""
+        for yaw in range(0, 360, 45):
+            for horizon in (0.0, 30.0):
+                if oid in self.visible(Agent(cell[0], cell[1], float(yaw), horizon, True), oid):
+                    return False
+        return True
+
+    def room_of(self, x: float, z: float) -> str | None:
+        """The room a position is in."""
+        return self.world.room_at(x, z)
 
     def cells_between(self, oid: str, lo: float, hi: float) -> list[tuple[float, float]]:
         """Lattice cells whose box distance to the object is in [lo, hi]."""
@@ -140,34 +161,52 @@ def _episode(family: str, site: Site, target: str, instruction: str, pose: Agent
 
 
 def _start_near(site: Site, oid: str, rng: random.Random, lo: float, hi: float, need_pixels: int = 0,
-                tries: int = 6) -> tuple[Agent, set[str]] | None:
+                tries: int = 6, front: bool = False) -> tuple[Agent, set[str]] | None:
     cells = site.cells_between(oid, lo, hi)
+    if front:
+        cells = [c for c in cells if faces(site.world.objects[oid], c)]
     rng.shuffle(cells)
     for cell in cells[:tries]:
-        pose = site.facing(oid, cell, rng)
+        pose = site.glancing(oid, cell, rng)
         seen = site.visible(pose, oid)
         if oid in seen and (not need_pixels or site.pixels(pose, oid) >= need_pixels):
             return pose, seen
     return None
 
 
+def faces(obj: Any, cell: tuple[float, float]) -> bool:
+    """Whether a position sees the object's state-bearing face (within 60 degrees of its front normal), for the
+    types whose state shows on the front (FRONT_CUE); True for the others."""
+    if obj.type not in FRONT_CUE:
+        return True
+    cx, _, cz = obj.center
+    dx, dz = cell[0] - cx, cell[1] - cz
+    norm = math.hypot(dx, dz)
+    fx, fz = obj.front
+    return norm > 0 and (dx * fx + dz * fz) / norm >= FRONT_COS
+
+
 def _in_view(site: Site, oid: str, rng: random.Random, lo: float, hi: float,
-             pixels: int = VISIBLE_PIXELS) -> tuple[Agent, str] | None:
+             pixels: int = VISIBLE_PIXELS, front: bool = False) -> tuple[Agent, str] | None:
     """A start pose from which the object is in view (lo-hi metres away), and its unambiguous name."""
-    start = _start_near(site, oid, rng, lo, hi, need_pixels=pixels)
+    start = _start_near(site, oid, rng, lo, hi, need_pixels=pixels, front=front)
     desc = describe(site, oid, start[1]) if start is not None else None
     return None if desc is None else (start[0], desc)
 
 
-def _start_hidden(site: Site, oid: str, rng: random.Random, hi: float = 5.0) -> tuple[Agent, set[str]] | None:
+def _start_hidden(site: Site, oid: str, rng: random.Random, hi: float = 5.5) -> tuple[Agent, set[str]] | None:
+    """A start pose from whose cell the object is out of view whichever way the agent turns (1.6-`hi` m away;
+    in another room for OTHER_ROOM of the draws when the house has one in range)."""
     cells = site.cells_between(oid, 1.6, hi)
+    room = site.world.objects[oid].room
+    other = [c for c in cells if site.room_of(*c) not in (room, None)]
+    if other and rng.random() < OTHER_ROOM:
+        cells = other
     rng.shuffle(cells)
     for cell in cells[:6]:
-        for _ in range(4):
-            pose = Agent(cell[0], cell[1], float(rng.randrange(0, 360, 15)), 0.0, True)
-            seen = site.visible(pose, oid)
-            if oid not in seen:
-                return pose, seen
+        if site.hidden_all_round(oid, cell):
+            pose = Agent(cell[0], cell[1], float(rng.randrange(0, 360, 15)), rng.choice(HORIZONS), True)
+            return pose, site.visible(pose, oid)
     return None
 
 
@@ -222,17 +261,34 @@ def build_vs(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
                     "can see it, then report.", start[0], spec)
 
 
-def build_sv(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
-    """SV: a visible object with its state preset (labels balanced); report the state without changing it."""
-    prop = ("isOpen", "isToggled")[(i // 2) % 2]
-    value = bool(i % 2)
+def sv_value(labels: Counter, otype: str, prop: str) -> bool | None:
+    """SV's preset value for a target, keeping the labels balanced within one per (type, property) and per
+    property, so a blind guess of one label, or of a label per type, earns half the episodes: the label the
+    type has had less often (ties: the one the property has had less often); None when that label would put the
+    property two ahead (draw another target)."""
+    def gap(key: tuple) -> int:
+        return labels[(*key, True)] - labels[(*key, False)]
+
+    by_type, overall = gap((otype, prop)), gap(("*", prop))
+    value = by_type < 0 if by_type else overall < 0
+    return None if abs(overall + (1 if value else -1)) > 1 else value
+
+
+def build_sv(site: Site, rng: random.Random, i: int, labels: Counter | None = None) -> dict[str, Any] | None:
+    """SV: a visible object with its state preset (labels balanced per type); report the state without changing
+    it, from a start that sees the state-bearing face."""
+    prop = ("isOpen", "isToggled")[i % 2]
     types = SV_OPEN if prop == "isOpen" else SV_TOGGLE
     options = _targets(site, lambda o: o.type in types and not site.world.enclosed(o.id))
     if not options:
         return None
     oid = rng.choice(options)
-    start = _in_view(site, oid, rng, 0.6, 3.0, pixels=4 * VISIBLE_PIXELS)
+    start = _in_view(site, oid, rng, 0.6, 3.0, pixels=4 * VISIBLE_PIXELS, front=True)
     if start is None:
+        return None
+    otype = site.world.objects[oid].type
+    value = sv_value(labels if labels is not None else Counter(), otype, prop)
+    if value is None:
         return None
     on, off = goals.STATE_LABELS[prop]
     spec = {"type": "report_status", "target": oid, "property": prop}
@@ -333,43 +389,45 @@ def build_sm(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
     return _episode("SM", site, item, text, pose, spec, template=template)
 
 
+def _doors_of(site: Site, room: str) -> list[str]:
+    """The doors into a room (door ids name the two rooms they join)."""
+    tag = room.removeprefix("room")
+    return sorted(o.id for o in site.world.objects.values()
+                  if o.type == "Doorway" and tag in o.id.split("|")[1:])
+
+
 def build_cr(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
-    """CR: the direct path is blocked (a full hand, a running microwave, an open microwave) and must be cleared."""
-    kind = CR_KINDS[i % len(CR_KINDS)]
+    """CR: the target's room is shut (every door into it closed): the direct path is blocked and the agent must
+    open a door (the obstacle) before it can approach and do the interaction (intents cycled)."""
+    intent = AI_INTENTS[i % len(AI_INTENTS)]
     world = site.world
-    if kind == "hand_full":
-        spec_e = _interaction(site, rng, "pick", True, "CR")
-        if spec_e is None:
-            return None
-        target = spec_e["success_spec"]["target"]
-        held = [o.id for o in world.objects.values() if TYPES[o.type].pickupable and o.id != target
-                and not world.enclosed(o.id) and world.objects[o.id].room == world.objects[target].room]
-        if not held:
-            return None
-        h = rng.choice(sorted(held))
-        spec_e["state_overrides"].append({"action": "PickupObject", "objectId": h})
-        spec_e["success_spec"]["constraint"] = {"kind": "hand_full", "object": h}
-        spec_e["meta"].update(constraint=kind)
-        return spec_e
-    mws = _targets(site, lambda o: o.type == "Microwave")
-    if not mws:
+    counts = site.counts()
+    kinds = _AI_TYPES.get(intent)
+    options = _targets(site, lambda o: (TYPES[o.type].pickupable if kinds is None else o.type in kinds)
+                       and not world.enclosed(o.id) and counts[o.type] == 1 and o.room is not None)
+    if not options:
         return None
-    oid = rng.choice(mws)
-    start = _in_view(site, oid, rng, 0.6, 4.0)
-    if start is None:
+    oid = rng.choice(options)
+    room = world.objects[oid].room
+    doors = _doors_of(site, room)
+    cells = [c for c in site.cells_between(oid, 2.0, 7.0) if site.room_of(*c) not in (room, None)]
+    if not doors or not cells:
         return None
-    desc = start[1]
-    if kind == "running_appliance":
-        overrides = _state_override(world, oid, "isOpen", False) + [("ToggleObjectOn", oid)]
-        spec = {"type": "object_state", "target": oid, "property": "isOpen", "value": True,
-                "constraint": {"kind": kind, "object": oid, "target": oid, "property": "isToggled", "value": False}}
-        text = f"Open {desc}."
+    cell = cells[rng.randrange(len(cells))]
+    pose = Agent(cell[0], cell[1], float(rng.randrange(0, 360, 15)), rng.choice(HORIZONS), True)
+    first = min(doors, key=lambda d: math.hypot(world.objects[d].center[0] - cell[0],
+                                                world.objects[d].center[2] - cell[1]))
+    overrides = [("CloseObject", d) for d in doors]
+    if intent == "pick":
+        spec = {"type": "object_held", "target": oid}
     else:
-        overrides = _state_override(world, oid, "isToggled", False) + [("OpenObject", oid)]
-        spec = {"type": "object_state", "target": oid, "property": "isToggled", "value": True,
-                "constraint": {"kind": kind, "object": oid, "target": oid, "property": "isOpen", "value": False}}
-        text = f"Turn on {desc}."
-    return _episode("CR", site, oid, text, start[0], spec, overrides, constraint=kind)
+        prop = "isToggled" if intent in ("activate", "deactivate") else "isOpen"
+        value = intent in ("activate", "open_access")
+        overrides += _state_override(world, oid, prop, not value)
+        spec = {"type": "object_state", "target": oid, "property": prop, "value": value}
+    spec["constraint"] = {"kind": "closed_door", "object": first, "doors": doors}
+    return _episode("CR", site, oid, _AI_TEXT[intent].format(describe(site, oid, None)), pose, spec, overrides,
+                    intent=intent, constraint="closed_door", doors=len(doors))
 
 
 BUILDERS = {"PG": build_pg, "DA": build_da, "VS": build_vs, "SV": build_sv, "AI": build_ai, "SI": build_si,

@@ -3,7 +3,10 @@
 Stage 1 lays out the houses (seeded multi-room houses of the household simulator, saved as scene JSON). Stage 2
 draws candidate episodes per family (suite_vigil.packgen.candidates) and runs each through the shared episode
 loop with the oracle agent; a candidate is kept only when the oracle settles it as B = 1 within the family's
-step budget, until the family has its quota. Families run in parallel worker processes, each with its own
+step budget and no blind baseline of suite_vigil.baselines (declared for its family) solves it, nor would if cut
+short at any of its steps (`baselines.solved_by`), until
+the family has its quota. PACK.json records the tallies and the blind baselines' B per family on the kept pack
+(the audit figures). Families run in parallel worker processes, each with its own
 seeded stream, so the pack is the same for any number of workers.
 """
 
@@ -16,6 +19,7 @@ import json
 import random
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from statistics import mean
@@ -28,13 +32,14 @@ from suite_household.controller import Controller
 from suite_household.generator import generate_house
 from suite_household.scene_io import load_scene, save_scene
 from suite_household.world import Scene
+from suite_vigil import baselines
 from suite_vigil.episodes import EPISODES, PACK_MANIFEST, house, remember_house
 from suite_vigil.oracle import OracleAgent
 from suite_vigil.packgen.candidates import BUILDERS, Site, snake
 from suite_vigil.sim import CAMERA, INTERACTION_DISTANCE
 from suite_vigil.vocabulary import FAMILY_CODES
 
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"
 PER_FAMILY = 125
 HOUSES = 24
 MAX_DRAWS = 40  # candidate draws per kept episode before a family gives up
@@ -63,6 +68,14 @@ def build_houses(out: Path, seed: int, count: int = HOUSES) -> dict[str, Scene]:
     return scenes
 
 
+def task_of(episode: dict[str, Any], data_dir: str) -> Task:
+    """The task of a candidate episode (default prompt, household backend)."""
+    prompt = {"variant": "default", "normalized": False, "feedback": False}
+    return Task("vigil", episode["episode_id"], {"episode": episode, "prompt": prompt, "backend": "household",
+                                                 "data_dir": data_dir},
+                category=episode["family"], max_steps=episode["max_steps"])
+
+
 def oracle_run(episode: dict[str, Any], data_dir: str) -> tuple[bool, int, str | None]:
     """Run the oracle on an episode through the shared loop: (B = 1, steps, why not)."""
     from suite_vigil import plugin
@@ -71,10 +84,7 @@ def oracle_run(episode: dict[str, Any], data_dir: str) -> tuple[bool, int, str |
         def call(self, hook: str, bench: str, **kwargs: Any) -> Any:
             return getattr(plugin, hook)(bench, **kwargs)
 
-    prompt = {"variant": "default", "normalized": False, "feedback": False}
-    task = Task("vigil", episode["episode_id"], {"episode": episode, "prompt": prompt, "backend": "household",
-                                                 "data_dir": data_dir},
-                category=episode["family"], max_steps=episode["max_steps"])
+    task = task_of(episode, data_dir)
     result = asyncio.run(run_episode(Host(), task, OracleAgent(), None, TraceSink(), offload=inline))
     s = result.settlement
     return s.outcome == "success", len(result.trajectory.steps), s.failure_reason
@@ -90,7 +100,8 @@ def build_family(family: str, seed: int, data_dir: str, scenes: dict[str, Scene]
     base = (FAMILY_CODES.index(family) + 1) * 100000
     sites: dict[str, Site] = {}
     kept: list[dict[str, Any]] = []
-    tally = {"drawn": 0, "rejected_by_rules": 0, "rejected_by_oracle": 0}
+    tally = {"drawn": 0, "rejected_by_rules": 0, "rejected_by_oracle": 0, "rejected_by_baselines": 0}
+    labels: Counter = Counter()
     draw = 0
     while len(kept) < quota and draw < quota * MAX_DRAWS:
         draw += 1
@@ -101,7 +112,8 @@ def build_family(family: str, seed: int, data_dir: str, scenes: dict[str, Scene]
             sites[name] = Site(name, ctl)
         site = sites[name]
         site.ctl.reset()
-        episode = BUILDERS[family](site, rng, len(kept))
+        extra = {"labels": labels} if family == "SV" else {}
+        episode = BUILDERS[family](site, rng, len(kept), **extra)
         tally["drawn"] += 1
         if episode is None:
             tally["rejected_by_rules"] += 1
@@ -112,12 +124,41 @@ def build_family(family: str, seed: int, data_dir: str, scenes: dict[str, Scene]
         if not ok:
             tally["rejected_by_oracle"] += 1
             continue
+        if baselines.solved_by(task_of(episode, data_dir), family):
+            tally["rejected_by_baselines"] += 1
+            continue
         episode["meta"]["oracle_steps"] = steps
+        if family == "SV":
+            otype, prop = episode["meta"]["target_type"], episode["success_spec"]["property"]
+            value = episode["meta"]["intent"].endswith("True")
+            labels.update([(otype, prop, value), ("*", prop, value)])
         kept.append(episode)
     if len(kept) < quota:
         raise RuntimeError(f"{family}: only {len(kept)} of {quota} episodes after {draw} draws")
     print(f"{family}: {quota} episodes kept of {draw} drawn", file=sys.stderr, flush=True)
+    tally["blind_B"] = blind_figures(kept, data_dir, family)
     return kept, tally
+
+
+def blind_figures(episodes: list[dict[str, Any]], data_dir: str, family: str) -> dict[str, float]:
+    """B (percent) of every blind baseline declared for the family over its kept episodes (the audit figures).
+    Outside SV every kept episode was played by them and none solved it (0 by construction); SV's are played."""
+    out = {}
+    for blind in baselines.BLIND:
+        if not baselines.applies(blind, family):
+            continue
+        if family != "SV":
+            out[blind.name] = 0.0
+            continue
+        wins = sum(bool(baselines.play(task_of(e, data_dir), blind.policy)[0].metrics["B"]) for e in episodes)
+        out[blind.name] = round(100.0 * wins / len(episodes), 1)
+    return out
+
+
+def _overall(tallies: dict[str, dict[str, Any]], families: tuple[str, ...]) -> dict[str, float]:
+    """The pack-wide B of the baselines declared for every family (the mean of the family figures)."""
+    names = [b.name for b in baselines.BLIND if b.families is None]
+    return {n: round(mean(tallies[f]["blind_B"][n] for f in families), 1) for n in names}
 
 
 def _sha(path: Path) -> str:
@@ -144,12 +185,14 @@ def generate(out: Path = DEFAULT_OUT, seed: int = 0, workers: int = 2, per_famil
     manifest = {
         "name": "vigil-generated",
         "description": "Our own Vigil pack: 8 families x 125 episodes on seeded household houses; every episode is "
-                       "solved by suite_vigil.oracle with B = 1 within its step budget. Not the paper's pack "
+                       "solved by suite_vigil.oracle with B = 1 within its step budget and by no blind baseline "
+                       "(suite_vigil.baselines). Not the paper's pack "
                        "(unreleased).",
         "generator": "suite_vigil.packgen.generate", "generator_version": GENERATOR_VERSION, "seed": seed,
         "per_family": per_family, "houses": len(scenes), "invalid_limits": limits,
         "families": {f: {"episodes": len(steps[f]), "oracle_steps_mean": round(mean(steps[f]), 2),
                          "oracle_steps_max": max(steps[f]), **tallies[f]} for f in families},
+        "blind_B_overall": _overall(tallies, families),
         "files": {p.relative_to(out).as_posix(): _sha(p) for p in sorted(out.rglob("*.json"))
                   if p.name != PACK_MANIFEST},
         "build_s": round(time.monotonic() - started, 1),
