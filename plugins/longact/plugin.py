@@ -11,6 +11,7 @@ from suite.records import Action, Observation, Settlement, StepRecord, Task, Tra
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
 from suite_household.thor_backend import backend_env
 from suite_longact import prompting, scoring, valid_replies
+from suite_longact.baselines import baseline_factory
 from suite_longact.data import MANIFEST, is_data_dir, load_pack
 from suite_longact.env import LongActEnv, make_env_from_data
 from suite_longact.oracle import oracle_agent
@@ -22,6 +23,12 @@ from suite_longact.vocabulary import SCENARIOS, SPLITS
 BENCH = "longact"
 PACK_DIR = Path(__file__).parent / "pack" / "data"
 STEP_CAP = 16000
+#: the shortcut baselines (baselines.py), agents that read only the prompt text and never the instruction
+BASELINE_AGENTS = {
+    "stop-at-once": "shortcut baseline: Stop on the first step",
+    "flipper": "shortcut baseline: opens/closes and switches every openable and switch it meets once",
+    "random-walker": "shortcut baseline: wanders and tries random manipulations on whatever is in reach",
+}
 
 
 def holomind_agent(ctx: Any) -> Any:
@@ -37,7 +44,7 @@ def register(registry: Registry) -> None:
     registry.add_benchmark(BenchmarkSpec(
         name=BENCH,
         description="LongAct: long-horizon household routines, final-state checklist GC/SR, Improvement Rate",
-        headline=[Metric("gc", "GC"), Metric("success", "SR"),
+        headline=[Metric("gc_se", "GC-SE"), Metric("gc", "GC"), Metric("success", "SR"),
                   Metric("nav_steps", "Nav", percent=False, higher_is_better=False),
                   Metric("manip_steps", "Manip", percent=False, higher_is_better=False),
                   Metric("ir", "IR", percent=False)],
@@ -59,6 +66,8 @@ def register(registry: Registry) -> None:
     ))
     registry.add_agent(AgentSpec("oracle", oracle_agent, "privileged solver over the hidden checklist",
                                  benchmarks=(BENCH,)))
+    for name, what in BASELINE_AGENTS.items():
+        registry.add_agent(AgentSpec(f"longact-{name}", baseline_factory(name), what, benchmarks=(BENCH,)))
     registry.add_agent(AgentSpec("holomind", holomind_agent,
                                  "HoloMind: two-layer planner, executor over skills, memories, critic",
                                  uses_model=True, benchmarks=(BENCH,)))

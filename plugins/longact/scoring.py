@@ -28,9 +28,12 @@ def settle(task: Task, trajectory: Trajectory, env: Any, config: Any) -> Settlem
     scores = expand(cl.curve, c.raw, len(cl.items), settings["accumulated"], settings["axis"], c.efficiency)
     ir = improvement_rate(scores, settings["n"])
     success = all(cl.status)
+    changed = cl.side_effects(env.world)
     metrics: dict[str, Any] = {
+        "gc_se": cl.gc_side_effects(env.world),
         "success": float(success),
         "gc": cl.gc,
+        "side_effects": len(changed),
         "gc_object": cl.object_gc(),
         "nav_steps": round(c.nav, 2),
         "manip_steps": c.manip,
