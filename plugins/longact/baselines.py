@@ -19,12 +19,13 @@ from typing import Any
 from suite.agents import Agent, AgentContext, AgentTurn
 from suite.records import Action, Observation, StepRecord, Task
 from suite_household.catalog import TYPES
+from suite_household.world import World
 from suite_longact.vocabulary import MANIPULATION, STOP
 
 #: the steps a wandering baseline takes before it says Stop (the audit and the generator use the same)
-BASELINE_STEPS = 1200
+BASELINE_STEPS = 600
 #: the settings of a baseline run: the text list only and small frames (the list is what the baselines read)
-BASELINE_CONFIG = {"longact.images": [], "longact.image_size": 96}
+BASELINE_CONFIG = {"longact.images": [], "longact.image_size": 64}
 #: errors after which an interaction may work from elsewhere (not in reach, occluded, not in view)
 _ELSEWHERE = ("too far", "not interactable", "invalid", "no target", "not visible", "out of reach")
 _KNOWN_TYPE = re.compile(r"^[A-Z][A-Za-z]+$")
@@ -213,6 +214,22 @@ class RandomWalker(Policy):
         if near and self.rng.random() < self.rate:
             return {"action": self.rng.choice(MANIPULATION), "object": self.rng.choice(near)}
         return self._move(seen)
+
+
+def flip_everything(world: World) -> World:
+    """The end state of a flipper that met every openable and switch of the house: each flipped once, doors
+    opened (the state changes alone, without the simulator's side rules). The generator's cheap bound."""
+    out = world.snapshot()
+    for obj in list(out.objects.values()):
+        t = TYPES[obj.type]
+        if obj.type == "Doorway":
+            out.set(obj.id, is_open=True)
+            continue
+        if t.openable:
+            out.set(obj.id, is_open=not obj.is_open)
+        if t.toggleable:
+            out.set(obj.id, is_toggled=not obj.is_toggled)
+    return out
 
 
 POLICIES: dict[str, type[Policy]] = {p.name: p for p in (StopAtOnce, Flipper, RandomWalker)}
