@@ -107,16 +107,17 @@ class Scene:
                 return f"the {word} {prep} the {_words(parent.type)} in the {self.room(obj)}"
         return None
 
-    def distract(self, obj: Obj, attr: str) -> list[dict[str, Any]]:
-        """Set the other objects of the goal object's type in its room type in both states (the first like the
-        goal object, the next unlike it, the rest at random), so that changing every one of them is wrong; they
-        are reserved (never a later goal's object). Applied to the world; returns the setup ops."""
+    def distract(self, obj: Obj, attr: str, mixed: bool = True) -> list[dict[str, Any]]:
+        """Set the other objects of the goal object's type in its room type: `mixed`, in both states (the first
+        like the goal object, the next unlike it, the rest at random); else all in the goal's target state (the
+        goal object is then the one to change, named by its state). Either way changing every one of them is
+        wrong; they are reserved (never a later goal's object). Applied to the world; returns the setup ops."""
         field = {"isOpen": "is_open", "isToggled": "is_toggled"}[attr]
         others = [o for o in self.of(obj.type, self.rooms[obj.room]) if o.id != obj.id]
         start = getattr(self.world.objects[obj.id], field)
         ops = []
         for i, o in enumerate(others):
-            value = start if i == 0 else (not start if i == 1 else self.rng.random() < 0.5)
+            value = (start if i == 0 else (not start if i == 1 else self.rng.random() < 0.5)) if mixed else not start
             ops.append({"op": "state", "object": o.id, "attr": attr, "value": value})
         apply_setup(self.world, ops)
         self.used.update(o.id for o in others)
@@ -216,8 +217,13 @@ def state_goal(otype: str, room: str | None, attr: str, concise_yes: str, concis
         setup = [{"op": "state", "object": obj.id, "attr": attr, "value": not want}]
         apply_setup(s.world, setup)
         s.used.add(obj.id)
+        snap, used = s.world.snapshot(), set(s.used)
         distractors = s.distract(obj, attr)
         ref = s.ref(s.world.objects[obj.id])
+        if ref is None:  # the neighbours' states hide it: they all take the target state instead
+            s.world, s.used = snap, used
+            distractors = s.distract(obj, attr, mixed=False)
+            ref = s.ref(s.world.objects[obj.id])
         if ref is None:
             return None
         verb = verbs[0] if want else verbs[1]
@@ -313,7 +319,7 @@ POOLS: dict[str, list[Template]] = {
         move_goal("Plate", "SinkBasin", "Kitchen", "take", "plates in the kitchen sink"),
         move_goal("Pillow", "Sofa", "LivingRoom", "put", "cushions back on the sofa"),
         move_goal("RemoteControl", "CoffeeTable", "LivingRoom", "put", "the remote on the coffee table"),
-        move_goal("Cloth", "Bathtub", "Bathroom", "put", "cloths in the tub"),
+        move_goal("Cloth", "LaundryHamper", "Bedroom", "put", "dirty cloths in the hamper"),
         move_goal("KeyChain", "Dresser", "Bedroom", "put", "keys on the dresser"),
         move_goal("DishSponge", "SinkBasin", "Kitchen", "put", "the sponge in the sink"),
         move_goal("SprayBottle", "Cabinet", "Bathroom", "put away", "the spray put away"),
