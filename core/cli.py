@@ -112,6 +112,19 @@ def _parser() -> argparse.ArgumentParser:
                       help="pull: download official data; list: what is present; where: the data a run would use")
     data.add_argument("plugin", nargs="?", help="a plugin or benchmark name (pull needs one; default: all)")
 
+    aud = sub.add_parser("audit", help="run every declared shortcut baseline; exit 1 when one beats its ceiling")
+    aud.add_argument("--plugins", required=True, help="comma-separated plugins or benchmarks to audit")
+    aud.add_argument("--data-dir", dest="data_dir", help="audit this data directory (of the single benchmark)")
+    aud.add_argument("--limit", type=int, help="a seeded (stratified) sample of at most N tasks per benchmark "
+                                                "(default: each benchmark's audit_limit, or every task)")
+    aud.add_argument("--full", action="store_true", help="every task, also where a benchmark samples by default")
+    aud.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
+    aud.add_argument("--baselines", help="comma-separated baseline names (default: every declared one)")
+    aud.add_argument("--format", choices=["table", "json"], default="table", help="table (default) or json")
+    aud.add_argument("--out", help="keep the baseline runs here, one folder per benchmark and baseline "
+                                   "(default: a temporary folder)")
+    aud.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides, e.g. asgard.test_set=...")
+
     conf = sub.add_parser("conformance", help="replay recorded reference traces through our simulator")
     conf.add_argument("plugin", help="the plugin whose simulator is checked, e.g. omniear")
     conf.add_argument("--traces", required=True, help="a JSON Lines file of reference trajectories")

@@ -496,5 +496,12 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 
 
 
+def cmd_audit(args: argparse.Namespace) -> int:
+    """`suite audit`: run every declared shortcut baseline; exit 1 when one scores above its ceiling."""
+    from suite.audit import run_audit
+
+    return run_audit(args)
+
+
 def _percent(counts: dict[str, int]) -> str:
     return f"{100 * counts['agree'] / max(1, counts['total']):.2f}%"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -52,6 +52,48 @@ class DetailTable:
     rows: list[list[Any]]
 
 
+#: The margin (percent points) over chance that a shortcut baseline may reach when it declares no ceiling of its own.
+SHORTCUT_MARGIN = 5.0
+#: The key of the whole pack in a per-stratum ceiling or chance mapping.
+OVERALL = "*"
+
+
+@dataclass(frozen=True)
+class ShortcutBaseline:
+    """A policy that uses strictly less than the task needs; `suite audit` runs it over the pack.
+
+    `ceiling` and `chance` are percent points of the audited metric, for the whole pack (a number, or the key
+    `"*"` of a mapping) and per stratum (the other keys of a mapping: `str(BenchmarkSpec.strata(task))`). A row
+    with no ceiling is shown but never fails the audit."""
+
+    name: str  # e.g. "stop-at-once", "blind-forward"
+    description: str  # what it ignores and what it does
+    model: str | None = None  # a litellm model string, usually "scripted/<name>" registered by the plugin
+    agent: str = "direct"  # the agent it runs with (a plugin may register a baseline agent instead of a script)
+    config: Mapping[str, Any] = field(default_factory=dict)  # setting overrides for its runs, {"vigil.feedback": False}
+    ceiling: float | Mapping[str, float] = SHORTCUT_MARGIN  # highest allowed headline score, overall or per stratum
+    chance: float | Mapping[str, float] | None = None  # the chance level of the metric, same keys
+    metric: str | None = None  # the headline metric audited (default: the benchmark's first headline metric)
+
+    def ceiling_for(self, key: str) -> float | None:
+        """The ceiling of the whole pack (`key` "*") or of one stratum; None where none is declared."""
+        return level_for(self.ceiling, key)
+
+    def chance_for(self, key: str) -> float | None:
+        """The chance level of the whole pack (`key` "*") or of one stratum; None where none is declared."""
+        return level_for(self.chance, key)
+
+
+def level_for(value: float | Mapping[str, float] | None, key: str) -> float | None:
+    """A ceiling's or chance level's value for `key`: a plain number holds for the whole pack only."""
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        found = value.get(key)
+        return None if found is None else float(found)
+    return float(value) if key == OVERALL else None
+
+
 @dataclass
 class BenchmarkSpec:
     """A benchmark as declared by its plugin."""
@@ -89,6 +131,21 @@ class BenchmarkSpec:
     #: reply that `parse_action` accepts, drawn with `rng` (a `random.Random`), or the first option when `rng`
     #: is None
     valid_reply: Callable[[Task, Observation, random.Random | None], str] | None = None
+    #: the reply of a policy that does nothing: stop, report done or answer at once (or, where the benchmark has
+    #: no such action, a reply that changes nothing); the generic `stop-at-once` baseline answers it every step
+    stop_reply: Callable[[Task, Observation], str] | None = None
+    #: the chance level of the headline metric in percent points (overall, or per stratum with the key "*" for
+    #: the whole pack), for the generic baselines `stop-at-once` and `random`: their ceiling is chance + 5
+    chance: float | Mapping[str, float] | None = None
+    #: policies that use strictly less than the task needs, with their ceilings: `suite audit` runs them, and the
+    #: generic `stop-at-once` and `random` besides unless one of these has that name (`suite.baselines`)
+    baselines: Sequence[ShortcutBaseline] = ()
+    #: the category rows of `suite audit` (the keys of per-stratum ceilings): default `strata`, a tuple joined
+    #: with "/"
+    audit_by: Callable[[Task], Hashable] | None = None
+    #: the seeded stratified sample `suite audit` takes without `--limit` or `--full` (None: every task), where a
+    #: pass over every task would not fit the audit's time budget (bench/audit.py)
+    audit_limit: int | None = None
 
 
 @dataclass

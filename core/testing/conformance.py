@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -103,6 +104,29 @@ class PluginConformance:
             finally:
                 env.close()
             assert messages and all({"role", "content"} <= set(m) for m in messages)
+
+    def test_shortcut_baselines_are_declared(self) -> None:
+        """Each benchmark declares `stop_reply` and `valid_reply` (so `suite audit` runs the generic `stop-at-once`
+        and `random`), and every baseline is well formed: a headline metric, levels in percent points, an agent
+        that exists for the benchmark, a scripted model that is registered, and per-category ceilings and chance
+        levels whose keys are categories of its tasks (or "*")."""
+        from suite.baselines import audit_key, baselines_of, check_baseline
+        from suite.models.scripted import find_script
+
+        host, tasks, _ = self._tasks()
+        for bench, items in tasks.items():
+            spec = host.benchmark(bench)
+            assert spec.stop_reply is not None, f"{bench}: declare BenchmarkSpec.stop_reply (docs/plugins.md)"
+            assert spec.valid_reply is not None, f"{bench}: declare BenchmarkSpec.valid_reply (docs/plugins.md)"
+            keys = {"*"} | {audit_key(spec, t) for t in items}
+            for baseline in baselines_of(spec):
+                assert not check_baseline(spec, baseline), check_baseline(spec, baseline)
+                host.registry.agent(baseline.agent, bench)
+                if baseline.model and baseline.model.startswith("scripted/"):
+                    assert find_script(baseline.model.split("/", 1)[1]), f"{bench}: {baseline.model} is not registered"
+                for levels in (baseline.ceiling, baseline.chance):
+                    if isinstance(levels, Mapping):
+                        assert set(levels) <= keys, f"{bench}/{baseline.name}: no task in {set(levels) - keys}"
 
     def test_parse_action_never_raises(self) -> None:
         """parse_action returns an Action (maybe a failure with a reason) for arbitrary text."""

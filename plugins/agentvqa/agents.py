@@ -4,13 +4,15 @@ of the offline baseline models."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from suite.agents import AgentContext, PolicyAgent
 from suite.errors import ConfigError
 from suite.records import Action, Observation, StepRecord, Task
-from suite_agentvqa.data import LETTERS
+from suite_agentvqa.data import LETTERS, read_questions
 from suite_agentvqa.options import shown_letter
+from suite_agentvqa.priors import letter_priors, pick
 
 
 def oracle_policy(task: Task, env: Any, observation: Observation, history: list[StepRecord]) -> Action:
@@ -36,6 +38,37 @@ def constant_agent(ctx: AgentContext) -> PolicyAgent:
         return Action(value=letter, text=letter)
 
     return PolicyAgent(policy)
+
+
+def prior_agent(name: str) -> Callable[[AgentContext], PolicyAgent]:
+    """The text-only baseline agent of the prior `name` (suite_agentvqa.priors): it reads the question and its
+    options from the task, never the images, and answers the shown letter of the option it picks."""
+    def factory(ctx: AgentContext) -> PolicyAgent:
+        def policy(task: Task, env: Any, observation: Observation, history: list[StepRecord]) -> Action:
+            letter = shown_letter(task.data["orders"][len(history)], pick(name, task.data["question"]))
+            return Action(value=letter, text=letter)
+
+        return PolicyAgent(policy)
+
+    return factory
+
+
+def frequent_letter_agent(ctx: AgentContext) -> PolicyAgent:
+    """The text-only baseline that always answers its dataset's most frequent correct letter in the data (a prior
+    read off the labels, never the image or the question): it catches answer positions that are not balanced."""
+    section = ctx.config.get("agentvqa") or {}
+    favourite = letter_priors(read_questions(section.get("data_dir")))
+
+    def policy(task: Task, env: Any, observation: Observation, history: list[StepRecord]) -> Action:
+        letter = LETTERS[favourite[task.data["question"].dataset]]
+        return Action(value=letter, text=letter)
+
+    return PolicyAgent(policy)
+
+
+def stop_reply(task: Task, observation: Observation) -> str:
+    """Answer at once without looking: the first option (the generic `stop-at-once` baseline)."""
+    return valid_reply(task, observation, None)
 
 
 def valid_reply(task: Task, observation: Observation, rng: random.Random | None) -> str:

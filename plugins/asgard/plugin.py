@@ -8,8 +8,9 @@ from typing import Any
 from suite.errors import ConfigError
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
-from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
+from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
 from suite_asgard import prompting, scoring, valid_replies
+from suite_asgard.blind_plan import fixed_plan_agent
 from suite_asgard.conditions import resolve_condition
 from suite_asgard.env import AsgardEnv, household_env
 from suite_asgard.inventory import find_inventory_file, load_inventories, scene_inventory
@@ -57,7 +58,16 @@ def register(registry: Registry) -> None:
         config_schema=CONFIG_SCHEMA,
         images=lambda section: None if resolve_condition(section).text_only else "asgard.condition=text_only",
         valid_reply=valid_replies.valid_reply,
+        stop_reply=valid_replies.stop_reply,
+        chance=0.0,  # success needs every goal met by acting: guessing earns nothing
+        audit_by=lambda task: task.category,
+        audit_limit=36,  # a stratified sample of 3 plans per task type: a baseline plays up to 2N turns with views
+        baselines=[ShortcutBaseline(
+            "fixed-plan", "the happy-path plan of the task's goals, played blind: never looks at a view or at the "
+            "feedback, never adapts (suite_asgard.blind_plan)", agent="fixed-plan", ceiling=5.0, chance=0.0)],
     ))
+    registry.add_agent(AgentSpec("fixed-plan", fixed_plan_agent, "a shortcut baseline: the goals' happy-path plan, "
+                                 "played without looking", benchmarks=(BENCH,)))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
         BENCH,

@@ -16,3 +16,9 @@ def valid_reply(task: Task, observation: Observation, rng: random.Random | None)
     else:
         action, obj = rng.choice(ACTIONS), rng.choice(objects)
     return f"<answer>\nAction: {action} {obj}\n</answer>"
+
+
+def stop_reply(task: Task, observation: Observation) -> str:
+    """An answer without an action (AsgardBench has no stop action): the episode ends by its loop rule having
+    changed nothing (the generic `stop-at-once` baseline)."""
+    return "<answer>\n</answer>"

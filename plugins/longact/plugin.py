@@ -53,6 +53,7 @@ def register(registry: Registry) -> None:
         resources={"num_cpus": 1},
         config_schema=CONFIG_SCHEMA,
         valid_reply=valid_replies.valid_reply,
+        stop_reply=valid_replies.stop_reply,
         images=sends_images,
     ))
     registry.add_report_view(report_view(BENCH))

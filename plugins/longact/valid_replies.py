@@ -6,7 +6,7 @@ import json
 import random
 
 from suite.records import Observation, Task
-from suite_longact.vocabulary import ACTIONS, MANIPULATION
+from suite_longact.vocabulary import ACTIONS, MANIPULATION, STOP
 
 
 def valid_reply(task: Task, observation: Observation, rng: random.Random | None) -> str:
@@ -18,3 +18,8 @@ def valid_reply(task: Task, observation: Observation, rng: random.Random | None)
     if action in MANIPULATION:
         reply["object"] = ids[0] if rng is None else rng.choice(ids)
     return json.dumps(reply)
+
+
+def stop_reply(task: Task, observation: Observation) -> str:
+    """Stop at once (the generic `stop-at-once` baseline)."""
+    return json.dumps({"action": STOP})

@@ -6,10 +6,10 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from suite.agents import Agent, AgentTurn
+from suite.agents import Agent, AgentContext, AgentTurn, PolicyAgent
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, StepResult, Task, Trajectory
-from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
+from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
 from suite_omniear import prompting, scoring, valid_replies
 from suite_omniear.data import CATEGORIES, AttributeTable, EvalTask, find_attribute_table, load_attribute_table
 from suite_omniear.data import load_tasks as load_eval_tasks
@@ -83,6 +83,16 @@ def _pull(dest: Path, console: Any) -> None:
         dest, console)
 
 
+def fixed_plan_agent(ctx: AgentContext) -> PolicyAgent:
+    """The `fixed-plan` baseline agent (`valid_replies.explore_then_done`), through the benchmark's parser."""
+
+    def policy(task: Task, env: Any, observation: Observation, history: list[StepRecord]) -> Action:
+        return prompting.parse_reply(valid_replies.explore_then_done(task, observation, len(history)),
+                                     task.data["agents"])
+
+    return PolicyAgent(policy)
+
+
 @hookimpl
 def register(registry: Registry) -> None:
     """Declare the benchmark, its oracle, its data and its conformance checker."""
@@ -98,7 +108,15 @@ def register(registry: Registry) -> None:
         inline_env=True,  # a pure-Python text world: a step takes about 10 us
         config_schema=CONFIG_SCHEMA,
         valid_reply=valid_replies.valid_reply,
+        stop_reply=valid_replies.stop_reply,
+        chance=0.0,  # success needs the world changed as the task asks: guessing earns nothing
+        audit_by=lambda task: task.category,
+        baselines=[ShortcutBaseline("fixed-plan", "the same plan for every task, never reading the observation: "
+                                    "every agent explores where it stands, then declares DONE", agent="fixed-plan",
+                                    ceiling=5.0, chance=0.0)],
     ))
+    registry.add_agent(AgentSpec("fixed-plan", fixed_plan_agent, "a shortcut baseline: explore, then DONE, never "
+                                 "reading the observation", benchmarks=(BENCH,)))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
         BENCH,

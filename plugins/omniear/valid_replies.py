@@ -38,3 +38,18 @@ def valid_reply(task: Task, observation: Observation, rng: random.Random | None)
         template, args = _pick(commands, rng) if commands else ("DONE", "")
         lines.append(f"Agent_{agent}_Action: {_command(template, args, ids, rng)}")
     return "\n".join(lines)
+
+
+def stop_reply(task: Task, observation: Observation) -> str:
+    """DONE for every agent at once (the generic `stop-at-once` baseline)."""
+    agents = int(task.data["agents"])
+    return "\n".join(["Thought: done."] + [f"Agent_{agent}_Action: DONE" for agent in range(1, agents + 1)])
+
+
+def explore_then_done(task: Task, observation: Observation, turn: int) -> str:
+    """The `fixed-plan` baseline's reply at `turn`: every agent explores where it stands, then declares DONE; the
+    same two turns for every task, never reading the observation."""
+    command = "EXPLORE" if turn == 0 else "DONE"
+    agents = int(task.data["agents"])
+    lines = [f"Agent_{agent}_Action: {command}" for agent in range(1, agents + 1)]
+    return "\n".join(["Thought: a fixed plan.", *lines])

@@ -61,6 +61,7 @@ def register(registry: Registry) -> None:
         run_metadata=run_metadata,
         config_schema=CONFIG_SCHEMA,
         valid_reply=valid_replies.valid_reply,
+        stop_reply=valid_replies.stop_reply,
         images=lambda section: "",  # the agent acts on the current frame by pixel: no setting turns images off
     ))
     registry.add_report_view(report_view(BENCH))

@@ -33,3 +33,8 @@ def valid_reply(task: Task, observation: Observation, rng: random.Random | None)
         return json.dumps({"skill_name": "navigate", "arguments": {"mode": "forward", "magnitude": 1}})
     skill = rng.choice(SKILLS)
     return json.dumps({"skill_name": skill, "arguments": _arguments(skill, task, rng)})
+
+
+def stop_reply(task: Task, observation: Observation) -> str:
+    """Report success at once without acting (the generic `stop-at-once` baseline)."""
+    return json.dumps({"skill_name": "report", "arguments": {"status": "success", "summary": "done"}})

@@ -15,7 +15,7 @@ from typing import Any
 from suite.agents import PolicyAgent
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepResult, Task
-from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric
+from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, ShortcutBaseline
 from suite.schemas import decode_utf8, parse_json, validate
 from suite.settings import OPTIONAL_PATH
 
@@ -78,17 +78,33 @@ def valid_reply(task: Task, observation: Observation, rng: random.Random | None)
     return f"ACTION: {moves[0] if rng is None else rng.choice(moves)}"
 
 
+def always_plus(messages: list[dict[str, Any]]) -> str:
+    """A shortcut baseline: +1 at every step, then DONE at the last one, never reading the number or the target."""
+    return "ACTION: +1"
+
+
+def stop_reply(task: Task, observation: Observation) -> str:
+    """The reply of a policy that does nothing (the generic `stop-at-once` baseline)."""
+    return "ACTION: DONE"
+
+
 @hookimpl
 def register(registry: Any) -> None:
-    """Declare the benchmark, its oracle, its data, and a scripted baseline model `scripted/counter-greedy`."""
+    """Declare the benchmark, its oracle, its data, a scripted baseline model `scripted/counter-greedy` and a
+    shortcut baseline `scripted/counter-always-plus` that `suite audit` holds to its ceiling."""
     from suite.models import register_script
 
     register_script("counter-greedy", greedy_reply, latency_s=float(os.environ.get("COUNTER_LATENCY_S", "0")))
+    register_script("counter-always-plus", always_plus)
     registry.add_benchmark(BenchmarkSpec(
         name=BENCH, description="reach a target number with +1/-1 steps",
         headline=[Metric("success", "SR"), Metric("steps", "steps", percent=False, higher_is_better=False)],
         config_schema=CONFIG_SCHEMA,
         valid_reply=valid_reply,
+        stop_reply=stop_reply,
+        chance=0.0,  # success needs DONE said on the target: guessing earns nothing
+        baselines=[ShortcutBaseline("always-plus", "+1 at every step; never reads the number or the target",
+                                    model="scripted/counter-always-plus", ceiling=5.0, chance=0.0)],
     ))
     registry.add_agent(AgentSpec("oracle", lambda ctx: PolicyAgent(oracle), "steps straight to the target",
                                  benchmarks=(BENCH,)))

@@ -1,4 +1,5 @@
-"""`python -m suite_agentvqa.packgen [--out DIR] [--seed N] [--per-dataset N]`: write the generated pack."""
+"""`python -m suite_agentvqa.packgen [--out DIR] [--seed N] [--per-dataset N] [--no-audit]`: write the generated
+pack, then audit it (`suite audit`'s figures go into its manifest)."""
 
 from __future__ import annotations
 
@@ -17,15 +18,31 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m suite_agentvqa.packgen", description=__doc__)
     parser.add_argument("--out", type=Path, default=PACK_DIR, help=f"pack folder (default {PACK_DIR})")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--per-dataset", type=int, default=10, dest="per_dataset")
+    parser.add_argument("--per-dataset", type=int, default=100, dest="per_dataset")
+    parser.add_argument("--no-audit", action="store_true", dest="no_audit",
+                        help="do not run the shortcut audit and store its figures in the manifest")
     args = parser.parse_args(argv)
     started = time.monotonic()
     manifest = build_pack(args.out, args.seed, args.per_dataset)
+    if not args.no_audit:
+        audit = audit_pack(args.out)
+        print(f"shortcut audit {'passed' if audit['passed'] else 'FAILED'}: oracle {audit['oracle']:.1f}%, " +
+              ", ".join(f"{b['name']} {b['rows'][0]['score']:.1f}%" for b in audit["baselines"]))
     questions = read_questions(args.out)
     size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
     print(f"{len(questions)} questions in {args.out} ({size / 1e6:.2f} MB, seed {args.seed}, generator "
           f"v{manifest['generator_version']}, {time.monotonic() - started:.1f} s); answers {manifest['answers']}")
     return 0
+
+
+def audit_pack(pack: Path) -> dict:
+    """Run `suite audit` on the pack and store its figures in the manifest."""
+    from suite import config as configmod
+    from suite.audit import pack_audit
+    from suite.plugins import build_host
+
+    host = build_host()
+    return pack_audit(host, configmod.defaults(sorted(host.registry.benchmarks)), "agentvqa", pack)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
-"""Assemble the generated pack: a plan of question makers per dataset, seeded answer positions, and the files
-(records.jsonl, PNG media, manifest.json with the seed, the generator version and every file's sha256)."""
+"""Assemble the generated pack: a plan of question makers per dataset, seeded answer positions, a rejection step
+that redraws a question while a text-only prior (suite_agentvqa.priors) would drift from chance on its dataset, and
+the files (records.jsonl, PNG media, manifest.json with the seed, the generator version, the rejection counts and
+every file's sha256)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,13 @@ import json
 import random
 import shutil
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from PIL import Image
-from suite_agentvqa.data import LETTERS, RECORDS
+from suite_agentvqa.data import LETTERS, RECORDS, Question
 from suite_agentvqa.packgen import GENERATOR_VERSION
 from suite_agentvqa.packgen.draft import Draft, Maker
 from suite_agentvqa.packgen.egocentric import event_frame, object_counting, spatial_navigation, what_happened
@@ -22,6 +25,7 @@ from suite_agentvqa.packgen.games import action_prediction, reward_detection, re
 from suite_agentvqa.packgen.robotics import depth_order, object_grounding, state_tracking, task_estimation
 from suite_agentvqa.packgen.spatial import entity_detection, object_relation, object_sizing
 from suite_agentvqa.packgen.web import ground_point, next_action
+from suite_agentvqa.priors import PRIORS, prior_odds
 from suite_agentvqa.taxonomy import DATASETS, DOMAIN_OF_DATASET
 
 MANIFEST = "manifest.json"
@@ -50,14 +54,59 @@ PLAN: dict[str, list[Maker]] = {
 }
 
 
-def draft_for(dataset: str, index: int, seed: int) -> Draft:
-    """The dataset's `index`-th question: the first valid draft of its maker over seeded attempts."""
-    maker = PLAN[dataset][index % len(PLAN[dataset])]
-    for attempt in range(MAX_ATTEMPTS):
-        draft = maker(random.Random(f"{seed}:{dataset}:{index}:{attempt}"), seed)
-        if draft is not None and draft.valid():
-            return draft
-    raise RuntimeError(f"no {dataset} question {index} in {MAX_ATTEMPTS} attempts (seed {seed})")
+#: How far a text-only prior's hits may stray from chance while a dataset is drawn: at most this many above the
+#: chance count of the questions so far (so 100 questions end within chance + 1 point), and this many below.
+PRIOR_SLACK_ABOVE = 1.0
+PRIOR_SLACK_BELOW = 2.0
+
+
+def keeps_priors_at_chance(hits: dict[str, float], odds: dict[str, float], count: int, chance: float,
+                           both_ways: bool = True) -> bool:
+    """Whether a candidate keeps every text-only prior near chance: with it, each prior's expected hits over the
+    `count` questions so far (`odds_correct` summed) are at most chance * count + PRIOR_SLACK_ABOVE and
+    (`both_ways`) at least chance * count - PRIOR_SLACK_BELOW."""
+    expected = chance * count
+    low = expected - PRIOR_SLACK_BELOW if both_ways else -1.0
+    return all(low <= hits[name] + odds[name] <= expected + PRIOR_SLACK_ABOVE for name in hits)
+
+
+def as_question(raw: dict[str, Any]) -> Question:
+    """A record as the loader's Question, without media (what the text-only priors read)."""
+    return Question(id=raw["id"], dataset=raw["dataset"], domain=raw["domain"], category=raw["category"],
+                    goal=raw["goal"], action_history=None if raw["action_history"] is None else
+                    tuple(raw["action_history"]), question=raw["question"], options=tuple(raw["options"]),
+                    answer=LETTERS.index(raw["answer"]), media_kind="images", media=())
+
+
+@dataclass
+class DatasetDraw:
+    """The questions of one dataset drawn so far, with each text-only prior's hits and the drafts rejected."""
+
+    dataset: str
+    seed: int
+    hits: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PRIORS, 0.0))
+    rejected: int = 0
+
+    def next(self, index: int, letter: str) -> tuple[Draft, dict[str, Any]]:
+        """The dataset's `index`-th question with its answer at `letter`: the first valid draft of its maker over
+        seeded attempts on which no text-only prior drifts from chance (`keeps_priors_at_chance`); the second half
+        of the attempts only keeps them from rising above it (a maker whose wrong options a prior never picks
+        cannot hold it up)."""
+        maker = PLAN[self.dataset][index % len(PLAN[self.dataset])]
+        for attempt in range(MAX_ATTEMPTS):
+            draft = maker(random.Random(f"{self.seed}:{self.dataset}:{index}:{attempt}"), self.seed)
+            if draft is None or not draft.valid():
+                continue
+            rng = random.Random(f"{self.seed}:{self.dataset}:{index}:options")
+            raw = record(self.dataset, index, draft, letter, self.seed, rng, [])
+            odds = prior_odds(as_question(raw))
+            if keeps_priors_at_chance(self.hits, odds, index + 1, 1 / PACK_OPTIONS, attempt < MAX_ATTEMPTS // 2):
+                for name, hit in odds.items():
+                    self.hits[name] += hit
+                return draft, raw
+            self.rejected += 1
+        raise RuntimeError(f"no {self.dataset} question {index} in {MAX_ATTEMPTS} attempts (seed {self.seed}) that "
+                           "keeps the text-only priors at chance")
 
 
 #: Every generated question has four options, as the paper's do.
@@ -103,17 +152,19 @@ def build_pack(out: Path, seed: int = 0, per_dataset: int = 10) -> dict[str, Any
     shutil.rmtree(out / "media", ignore_errors=True)
     files: dict[str, bytes] = {}
     lines = []
+    draws = {}
     for dataset in DATASETS:
         letters = answer_letters(dataset, per_dataset, seed)
+        draws[dataset] = draw = DatasetDraw(dataset, seed)
         for index in range(per_dataset):
-            draft = draft_for(dataset, index, seed)
+            draft, raw = draw.next(index, letters[index])
             media = []
             for k, frame in enumerate(draft.frames):
                 rel = f"media/{dataset}/{index:03d}_{k:02d}.png"
                 files[rel] = png(frame)
                 media.append(rel)
-            rng = random.Random(f"{seed}:{dataset}:{index}:options")
-            lines.append(record(dataset, index, draft, letters[index], seed, rng, media))
+            raw["media"] = {draft.media_kind: media}
+            lines.append(raw)
     files[RECORDS] = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in lines).encode("utf-8")
     manifest = {
         "name": "AgentVQA generated pack", "kind": "generated", "notice": NOTICE,
@@ -122,6 +173,9 @@ def build_pack(out: Path, seed: int = 0, per_dataset: int = 10) -> dict[str, Any
         "datasets": dict(Counter(r["dataset"] for r in lines)),
         "categories": dict(sorted(Counter(r["category"] for r in lines).items())),
         "answers": dict(sorted(Counter(r["answer"] for r in lines).items())),
+        "prior_rejection": {"rejected": {d: draws[d].rejected for d in DATASETS},
+                            "expected_hits": {d: {k: round(v, 2) for k, v in draws[d].hits.items()} for d in DATASETS},
+                            "slack": {"above": PRIOR_SLACK_ABOVE, "below": PRIOR_SLACK_BELOW}},
         "sha256": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())},
     }
     for name, data in files.items():

@@ -1,0 +1,170 @@
+"""Shortcut baselines: the generic ones every benchmark gets, the `stop-at-once` agent, and running a baseline on
+one task in this process (for pack generators that reject the episodes a baseline solves)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from omegaconf import DictConfig, OmegaConf
+from suite import config as configmod
+from suite.agents import Agent, AgentContext, AgentTurn
+from suite.errors import ConfigError
+from suite.loop import EpisodeResult, TraceSink, run_episode
+from suite.records import Observation, StepRecord, Task
+from suite.registry import OVERALL, SHORTCUT_MARGIN, BenchmarkSpec, ShortcutBaseline
+
+if TYPE_CHECKING:
+    from suite.plugins import PluginHost
+
+STOP_AT_ONCE = "stop-at-once"
+RANDOM = "random"
+
+
+def _plus_margin(chance: float | Mapping[str, float] | None) -> float | dict[str, float]:
+    """The ceiling of a generic baseline: chance + SHORTCUT_MARGIN (per key), or SHORTCUT_MARGIN with no chance."""
+    if chance is None:
+        return SHORTCUT_MARGIN
+    if isinstance(chance, Mapping):
+        return {key: float(value) + SHORTCUT_MARGIN for key, value in chance.items()}
+    return float(chance) + SHORTCUT_MARGIN
+
+
+def generic_baselines(spec: BenchmarkSpec) -> list[ShortcutBaseline]:
+    """The baselines every benchmark gets from what it declares: `stop-at-once` (with `stop_reply`) and `random`
+    (with `valid_reply`), both with the benchmark's `chance` and a ceiling of chance + 5 points."""
+    generic = []
+    if spec.stop_reply is not None:
+        generic.append(ShortcutBaseline(
+            STOP_AT_ONCE, "does nothing and ends at once: stops, reports done or answers without reading the task",
+            agent=STOP_AT_ONCE, ceiling=_plus_margin(spec.chance), chance=spec.chance))
+    if spec.valid_reply is not None:
+        generic.append(ShortcutBaseline(
+            RANDOM, "a random valid reply at every step (scripted/random): never reads the observation",
+            model="scripted/random", ceiling=_plus_margin(spec.chance), chance=spec.chance))
+    return generic
+
+
+def baselines_of(spec: BenchmarkSpec) -> list[ShortcutBaseline]:
+    """Every baseline `suite audit` runs on a benchmark: the generic ones it does not redeclare, then its own."""
+    own = list(spec.baselines)
+    names = {b.name for b in own}
+    return [b for b in generic_baselines(spec) if b.name not in names] + own
+
+
+def pick_baselines(spec: BenchmarkSpec, names: Iterable[str] | None = None) -> list[ShortcutBaseline]:
+    """The benchmark's baselines named in `names` (all when None); a ConfigError naming an unknown one."""
+    every = baselines_of(spec)
+    if names is None:
+        return every
+    by_name = {b.name: b for b in every}
+    wanted = list(names)
+    unknown = [n for n in wanted if n not in by_name]
+    if unknown:
+        raise ConfigError(f"{spec.name} declares no baseline {', '.join(unknown)}; "
+                          f"it has {', '.join(by_name) or 'none'}")
+    return [by_name[n] for n in wanted]
+
+
+def check_baseline(spec: BenchmarkSpec, baseline: ShortcutBaseline) -> list[str]:
+    """What is wrong with a baseline declaration (empty when nothing): names, metric, levels, config keys."""
+    problems = []
+    if not baseline.name or not baseline.description:
+        problems.append("a baseline needs a name and a description")
+    metrics = [m.name for m in spec.headline]
+    if baseline.metric is not None and baseline.metric not in metrics:
+        problems.append(f"baseline {baseline.name!r}: metric {baseline.metric!r} is not a headline metric "
+                        f"({', '.join(metrics)})")
+    for what, value in (("ceiling", baseline.ceiling), ("chance", baseline.chance)):
+        levels = value.values() if isinstance(value, Mapping) else [] if value is None else [value]
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) and v >= 0 for v in levels):
+            problems.append(f"baseline {baseline.name!r}: {what} levels must be numbers >= 0 (percent points)")
+    if baseline.agent == "direct" and not baseline.model:
+        problems.append(f"baseline {baseline.name!r}: the direct agent needs a model (e.g. scripted/<name>)")
+    for key in baseline.config:
+        if not isinstance(key, str) or "." not in key:
+            problems.append(f"baseline {baseline.name!r}: config key {key!r} is not a dotted setting (bench.key)")
+    return problems
+
+
+def metric_of(spec: BenchmarkSpec, baseline: ShortcutBaseline) -> str:
+    """The headline metric a baseline is audited on."""
+    return baseline.metric or spec.headline[0].name
+
+
+def audit_key(spec: BenchmarkSpec, task: Task) -> str:
+    """The category row of a task in the audit: its `audit_by` key, else its stratum (a tuple joined with '/'), or
+    "*" with neither."""
+    by = spec.audit_by or spec.strata
+    if by is None:
+        return OVERALL
+    key = by(task)
+    return "/".join(str(k) for k in key) if isinstance(key, tuple) else str(key)
+
+
+class StopAtOnceAgent(Agent):
+    """The generic `stop-at-once` baseline: the benchmark's `stop_reply` at every step, through its parser."""
+
+    def __init__(self, ctx: AgentContext) -> None:
+        self.host = ctx.host
+        self.benchmark = ctx.benchmark
+        self.reply = ctx.host.benchmark(ctx.benchmark).stop_reply
+        if self.reply is None:
+            raise ConfigError(f"{ctx.benchmark} declares no stop_reply: the stop-at-once agent cannot run on it")
+
+    async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
+        """The stop reply, parsed as a model's reply would be."""
+        text = self.reply(task, observation)
+        return AgentTurn(action=self.host.call("parse_action", self.benchmark, task=task, reply=text), reply=text)
+
+
+def baseline_config(cfg: DictConfig, baseline: ShortcutBaseline) -> DictConfig:
+    """A copy of the run config with the baseline's agent, model and setting overrides (no response cache)."""
+    out = OmegaConf.create(OmegaConf.to_container(cfg))
+    OmegaConf.update(out, "run.agent", baseline.agent)
+    OmegaConf.update(out, "run.model", baseline.model)
+    OmegaConf.update(out, "model.cache", False)  # baselines are free and re-run every audit: keep them out of it
+    configmod.apply_overrides(out, [f"{key}={json.dumps(value)}" for key, value in baseline.config.items()])
+    return out
+
+
+def baseline_episode(host: PluginHost, task: Task, baseline: ShortcutBaseline, cfg: DictConfig) -> EpisodeResult:
+    """Run one episode of `task` with `baseline` in this process and return it (no run folder, no trace): what a
+    pack generator calls to test a candidate episode. `cfg` is a run config (`suite.config.defaults`) whose
+    benchmark section points at the candidate's data. Call it outside a running event loop."""
+    run_cfg = baseline_config(cfg, baseline)
+    spec = host.registry.agent(baseline.agent, task.benchmark)
+    model = None
+    if spec.uses_model:
+        from suite.models import benchmark_model_defaults, client_from_config
+
+        if not baseline.model:
+            raise ConfigError(f"baseline {baseline.name!r} runs the {baseline.agent} agent, which needs a model")
+        model = client_from_config(run_cfg, benchmark_model_defaults(run_cfg.get(task.benchmark), task.benchmark))
+    agent = spec.factory(AgentContext(host, task.benchmark, run_cfg, model))
+    section = run_cfg.get(task.benchmark) or OmegaConf.create({})
+    return asyncio.run(run_episode(host, task, agent, section, TraceSink()))
+
+
+def baseline_scores(host: PluginHost, task: Task, cfg: DictConfig,
+                    names: Iterable[str] | None = None) -> dict[str, float | None]:
+    """Each baseline's audited metric on one task (the episode's `metrics[metric]`, booleans as 0/1; None when
+    the episode ended in an infra failure): a pack generator rejects a candidate on which one scores above 0."""
+    from suite.report.compare import metric_value
+
+    spec = host.benchmark(task.benchmark)
+    scores = {}
+    for baseline in pick_baselines(spec, names):
+        result = baseline_episode(host, task, baseline, cfg)
+        record = {"outcome": result.settlement.outcome, "metrics": result.settlement.metrics}
+        scores[baseline.name] = metric_value(record, metric_of(spec, baseline))
+    return scores
+
+
+def solving_baselines(host: PluginHost, task: Task, cfg: DictConfig, names: Iterable[str] | None = None,
+                      above: float = 0.0) -> list[str]:
+    """The baselines whose audited metric on `task` is above `above` (a generator redraws such a candidate)."""
+    return [name for name, score in baseline_scores(host, task, cfg, names).items()
+            if score is not None and score > above]

@@ -1,0 +1,148 @@
+"""`suite audit` and the shortcut-baseline contract, on the template plugin's `counter` benchmark (12 tasks, none
+starting on its target, so a policy that says DONE at once solves none)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from suite import config as configmod
+from suite import plugins
+from suite.audit import pack_audit, score
+from suite.baselines import baselines_of, check_baseline, solving_baselines
+from suite.cli import main
+from suite.plugins import PluginHost, build_host
+from suite.records import Task
+from suite.registry import BenchmarkSpec, Metric, ShortcutBaseline, level_for
+from suite_template.plugin import HERE as TEMPLATE_DIR
+
+GREEDY = ShortcutBaseline("greedy", "reads the number and the target (not a shortcut: it must fail the audit)",
+                          model="scripted/counter-greedy", ceiling=5.0, chance=0.0)
+
+
+def _audit_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
+    code = main(["audit", "--plugins", "template", "--format", "json", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_template_audit_passes_with_the_generic_and_declared_baselines(capsys: pytest.CaptureFixture[str]) -> None:
+    code, result = _audit_json(capsys)
+    assert code == 0 and result["passed"] is True
+    (bench,) = result["benchmarks"]
+    assert bench["benchmark"] == "counter" and bench["oracle"] == 100.0
+    assert [b["name"] for b in bench["baselines"]] == ["stop-at-once", "random", "always-plus"]
+    stop = bench["baselines"][0]["rows"][0]
+    assert stop == {**stop, "key": "*", "n": 12, "score": 0.0, "chance": 0.0, "ceiling": 5.0, "oracle": 100.0,
+                    "passed": True}
+
+
+def test_a_baseline_above_its_ceiling_fails_the_audit(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    def host_with_greedy() -> PluginHost:
+        host = build_host()
+        host.registry.benchmarks["counter"].baselines = [GREEDY]
+        return host
+
+    monkeypatch.setattr(plugins, "build_host", host_with_greedy)
+    code, result = _audit_json(capsys, "--baselines", "greedy")
+    assert code == 1 and result["passed"] is False
+    (row,) = result["benchmarks"][0]["baselines"][0]["rows"]
+    assert (row["score"], row["ceiling"], row["passed"]) == (100.0, 5.0, False)
+    assert main(["audit", "--plugins", "template", "--baselines", "greedy"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "audit failed: counter/greedy" in out
+
+
+@pytest.mark.parametrize("args", [["--plugins", "nosuchplugin"], ["--plugins", "template", "--limit", "0"],
+                                  ["--plugins", "template", "--baselines", "nosuch"],
+                                  ["--plugins", "template", "--format", "xml"]])
+def test_bad_input_exits_2(args: list[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        raise SystemExit(main(["audit", *args]))
+    assert stopped.value.code == 2
+
+
+def test_limit_samples_and_out_keeps_the_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    code, result = _audit_json(capsys, "--limit", "5")
+    assert code == 0 and result["benchmarks"][0]["sample"] == {"limit": 5, "seed": 0, "episodes": 5}
+    assert list(scratch.iterdir()) == []  # the scratch runs are gone
+    assert main(["audit", "--plugins", "template", "--limit", "3", "--out", str(tmp_path / "kept")]) == 0
+    assert sorted(p.name for p in (tmp_path / "kept" / "counter").iterdir()) == [
+        "always-plus", "oracle", "random", "stop-at-once"]
+
+
+def test_table_lists_each_baseline_beside_chance_ceiling_and_oracle(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["audit", "--plugins", "template", "--limit", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "audit passed" in out
+    line = next(ln for ln in out.splitlines() if "stop-at-once" in ln)
+    assert [c.strip() for c in line.strip("│┃ ").split("│")][2:] == ["all", "4", "0.0", "0.0", "5.0", "100.0", "ok"]
+
+
+def test_levels_per_stratum_and_overall() -> None:
+    assert level_for(5.0, "*") == 5.0 and level_for(5.0, "kitchen") is None
+    assert level_for({"*": 30, "aitw": 40}, "aitw") == 40.0 and level_for({"*": 30}, "aitw") is None
+    assert level_for(None, "*") is None
+
+
+def test_score_is_the_macro_mean_where_the_metric_has_one() -> None:
+    spec = BenchmarkSpec("b", "", [Metric("acc", "acc", macro_by="ds"), Metric("n", "n", percent=False)])
+    records = [{"outcome": "success", "metrics": {"acc": True, "ds": "x", "n": 2}},
+               {"outcome": "agent_failure", "metrics": {"acc": False, "ds": "x", "n": 4}},
+               {"outcome": "agent_failure", "metrics": {"acc": False, "ds": "x", "n": 0}},
+               {"outcome": "success", "metrics": {"acc": True, "ds": "y", "n": 0}},
+               {"outcome": "env_error", "metrics": {"acc": True, "ds": "y"}}]  # infra: left out
+    assert score(spec, "acc", records) == (pytest.approx(100 * (1 / 3 + 1) / 2), 4)
+    assert score(spec, "n", records) == (1.5, 4)
+    assert score(spec, "acc", []) == (None, 0)
+
+
+def test_generic_baselines_follow_the_spec_and_yield_to_declared_names() -> None:
+    bare = BenchmarkSpec("b", "", [Metric("s", "s")])
+    assert baselines_of(bare) == []
+    with_replies = BenchmarkSpec("b", "", [Metric("s", "s")], valid_reply=lambda t, o, r: "x",
+                                 stop_reply=lambda t, o: "stop", chance={"*": 25.0, "k": 50.0})
+    stop, rand = baselines_of(with_replies)
+    assert (stop.name, stop.agent, stop.ceiling) == ("stop-at-once", "stop-at-once", {"*": 30.0, "k": 55.0})
+    assert (rand.name, rand.model, rand.chance_for("k")) == ("random", "scripted/random", 50.0)
+    own = ShortcutBaseline("random", "my own random", model="scripted/mine", ceiling=1.0)
+    with_replies.baselines = [own]
+    assert [b.description for b in baselines_of(with_replies)] == [stop.description, "my own random"]
+
+
+def test_check_baseline_names_what_is_wrong() -> None:
+    spec = BenchmarkSpec("b", "", [Metric("s", "s")])
+    assert check_baseline(spec, GREEDY) == []
+    problems = check_baseline(spec, ShortcutBaseline("x", "d", metric="nope", ceiling={"*": -1}, config={"k": 1}))
+    assert len(problems) == 4
+    assert "metric 'nope'" in problems[0] and "ceiling" in problems[1]
+    assert "needs a model" in problems[2] and "config key 'k'" in problems[3]
+
+
+def test_solving_baselines_flags_a_candidate_that_stopping_solves() -> None:
+    host = build_host()
+    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    on_target = Task("counter", "x", {"id": "x", "start": 2, "target": 2, "max_steps": 3}, max_steps=3)
+    off_target = Task("counter", "y", {"id": "y", "start": 0, "target": 2, "max_steps": 3}, max_steps=3)
+    assert solving_baselines(host, on_target, cfg, ["stop-at-once", "always-plus"]) == ["stop-at-once"]
+    assert solving_baselines(host, off_target, cfg, ["stop-at-once", "always-plus"]) == []
+
+
+def test_pack_audit_writes_the_figures_into_the_manifest(tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    shutil.copytree(TEMPLATE_DIR / "data", pack)
+    (pack / "PACK.json").write_text(json.dumps({"generator": "test", "seed": 0}), encoding="utf-8")
+    host = build_host()
+    figures = pack_audit(host, configmod.defaults(sorted(host.registry.benchmarks)), "counter", pack)
+    manifest = json.loads((pack / "PACK.json").read_text(encoding="utf-8"))
+    assert manifest["generator"] == "test" and figures["passed"] is True
+    audit = manifest["audit"]
+    assert audit["passed"] is True and audit["oracle"] == 100.0 and audit["sample"]["episodes"] == 12
+    assert audit["baselines"]["stop-at-once"]["rows"]["*"] == {"n": 12, "score": 0.0, "chance": 0.0, "ceiling": 5.0}
