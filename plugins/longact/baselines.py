@@ -1,12 +1,12 @@
 """LongAct's shortcut baselines (issue 21): policies that never read the instruction and act only on the
 observation text a model receives (the visible-instance list, what is held, the last action's outcome).
 
-- `stop-at-once`: Stop on the first step.
 - `flipper`: wanders, and opens or closes, switches on or off, every openable and switch it meets once.
 - `random-walker`: wanders, and tries a random manipulation on whatever is listed in reach.
 
-`suite audit` runs them as agents (`--agent longact-flipper`...); the pack generator runs the same policies on
-every draw and rejects the episodes they score on (`pack/generate.py`)."""
+`suite audit` runs them as agents (`--agent longact-flipper`...), beside the core's `stop-at-once`; the pack
+generator rejects a draw on which stop-at-once or a flipper that met everything (`flip_everything`) scores
+above its ceiling, and audits a sample of the written pack with these agents (`pack/generate.py`)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ from suite_longact.vocabulary import MANIPULATION, STOP
 BASELINE_STEPS = 600
 #: the settings of a baseline run: the text list only and small frames (the list is what the baselines read)
 BASELINE_CONFIG = {"longact.images": [], "longact.image_size": 64}
+#: issue 21's targets (GC-SE as a fraction): the audit's ceilings, and the generator's per-episode rejection bar
+CEILINGS = {"flipper": 0.05, "stop-at-once": 0.01, "random-walker": 0.02}
 #: errors after which an interaction may work from elsewhere (not in reach, occluded, not in view)
 _ELSEWHERE = ("too far", "not interactable", "invalid", "no target", "not visible", "out of reach")
 _KNOWN_TYPE = re.compile(r"^[A-Z][A-Za-z]+$")
@@ -144,16 +146,6 @@ class Policy:
         return {"action": self.wander.next(seen.last_ok, moved)}
 
 
-class StopAtOnce(Policy):
-    """Stop on the first step."""
-
-    name = "stop-at-once"
-
-    def choose(self, seen: Seen) -> dict[str, Any]:
-        """Stop."""
-        return {"action": STOP}
-
-
 class Flipper(Policy):
     """Opens or closes, switches on or off, each openable and switch it meets, once; never reads the instruction.
     A type it cannot tell from the list gets every state change tried."""
@@ -232,7 +224,7 @@ def flip_everything(world: World) -> World:
     return out
 
 
-POLICIES: dict[str, type[Policy]] = {p.name: p for p in (StopAtOnce, Flipper, RandomWalker)}
+POLICIES: dict[str, type[Policy]] = {p.name: p for p in (Flipper, RandomWalker)}
 
 
 class BaselineAgent(Agent):

@@ -82,6 +82,12 @@ def _group(records: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[dic
     return groups
 
 
+def _mean(recs: list[dict[str, Any]], key: str) -> float | None:
+    """The mean of a metric over the records that have it (older records lack GC-SE)."""
+    vals = [r["metrics"][key] for r in recs if r["metrics"].get(key) is not None]
+    return sum(vals) / len(vals) if vals else None
+
+
 def table_row(recs: list[dict[str, Any]], kinds: tuple[str, ...]) -> list[Cell | str]:
     """GC Avg, GC per type (pooled over items), SR, Nav, Manip and IR of a group of episodes."""
     m = [r["metrics"] for r in recs]
@@ -145,10 +151,11 @@ def detail_tables(records: list[dict[str, Any]]) -> list[DetailTable]:
             tables.append(DetailTable(f"LongAct {title} (GC and SR in %, steps = efficiency steps)",
                                       ["agent", "model", "n", "GC Avg", *kinds, "SR", "Nav", "Manip", "IR"], rows))
     if groups:
-        rows = [[split, agent, model, *table_row(recs, KINDS)]
-                for (split, agent, model), recs in sorted(groups.items())]
-        tables.append(DetailTable("LongAct GC by all six state types (%)",
-                                  ["split", "agent", "model", "GC Avg", *KINDS, "SR", "Nav", "Manip", "IR"], rows))
+        rows = [[split, agent, model, _pct(_mean(recs, "gc_se")), _num(_mean(recs, "side_effects"), ".2f"),
+                 *table_row(recs, KINDS)] for (split, agent, model), recs in sorted(groups.items())]
+        tables.append(DetailTable("LongAct GC by all six state types (%), with the side-effect-aware GC-SE",
+                                  ["split", "agent", "model", "GC-SE", "side effects", "GC Avg", *KINDS, "SR", "Nav",
+                                   "Manip", "IR"], rows))
         curve_rows = []
         for (split, agent, model), recs in sorted(groups.items()):
             curve = score_curve(recs)

@@ -30,7 +30,7 @@ from suite_household.catalog import TYPES, can_hold
 from suite_household.placement import find_spot
 from suite_household.rules import FLAT_SURFACES
 from suite_household.world import Obj, World
-from suite_longact.baselines import BASELINE_STEPS, flip_everything
+from suite_longact.baselines import BASELINE_STEPS, CEILINGS, flip_everything
 from suite_longact.checklist import Checklist, Item, holds
 from suite_longact.houses import apply_setup, fingerprint, house_scene
 from suite_longact.vocabulary import SCENARIO_TITLES, SCENARIOS
@@ -527,10 +527,6 @@ def shortcut_reason(entry: dict[str, Any], world: World) -> str:
     if cl.gc_side_effects(flipped) > CEILINGS["flipper"]:
         return "flipper (every switch and openable flipped) above its ceiling"
     return ""
-
-
-#: the targets of issue 21 (GC-SE, fraction): a draw on which a baseline scores above its ceiling is redrawn
-CEILINGS = {"flipper": 0.05, "stop-at-once": 0.01, "random-walker": 0.02}
 
 
 def _in_closed(world: World, oid: str, types: tuple[str, ...] | None = None) -> bool:

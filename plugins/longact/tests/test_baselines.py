@@ -7,7 +7,7 @@ import asyncio
 from suite.agents import AgentContext
 from suite.loop import TraceSink, run_episode
 from suite.plugins import build_host
-from suite_longact.baselines import BaselineAgent, Flipper, RandomWalker, StopAtOnce, read_observation
+from suite_longact.baselines import BASELINE_STEPS, BaselineAgent, Flipper, RandomWalker, read_observation
 
 from .conftest import config, first, kitchen_env, pack_tasks, teleport_facing
 
@@ -60,8 +60,7 @@ def test_a_type_the_list_does_not_name_gets_every_state_change_tried() -> None:
         "action": "ToggleOn", "object": "x7"}
 
 
-def test_stop_at_once_and_the_step_budget() -> None:
-    assert StopAtOnce("t").act(_text("")) == {"action": "Stop"}
+def test_the_step_budget_ends_in_stop() -> None:
     walker = RandomWalker("t", budget=3)
     actions = [walker.act(_text("d1 | Drawer | - | - | 0.5"))["action"] for _ in range(4)]
     assert actions[-1] == "Stop" and "Stop" not in actions[:3]
@@ -93,7 +92,7 @@ def test_baseline_agents_run_on_a_pack_episode_from_the_prompt() -> None:
     agent = BaselineAgent(AgentContext(host, "longact", cfg), Flipper)
     result = asyncio.run(run_episode(host, task, agent, cfg, TraceSink()))
     m = result.settlement.metrics
-    assert m["raw_steps"] == 1201 and m["stopped"]  # the budget, then Stop
+    assert m["raw_steps"] == BASELINE_STEPS + 1 and m["stopped"]  # the budget, then Stop
     assert any(s.action.value.get("action") in ("Open", "Close", "ToggleOn", "ToggleOff")
                for s in result.trajectory.steps)  # it met something and flipped it
     assert 0.0 <= m["gc_se"] <= m["gc"]
