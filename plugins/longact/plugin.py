@@ -30,6 +30,9 @@ BASELINE_AGENTS = {
 }
 #: issue 21's targets on the headline GC-SE (percent points): the generator redraws episodes that break them
 SHORTCUTS = (
+    ShortcutBaseline("random", "a random valid action every step (scripted/random; Stop is one of the 16, so it "
+                     "ends early): never reads the instruction", model="scripted/random", config=BASELINE_CONFIG,
+                     ceiling=100 * CEILINGS["random-walker"], chance=0.0),
     ShortcutBaseline("stop-at-once", "Stop on the first step (no checklist item holds at step 0)",
                      agent="stop-at-once", ceiling=100 * CEILINGS["stop-at-once"], chance=0.0),
     ShortcutBaseline("flipper", f"never reads the instruction; wanders {BASELINE_STEPS} steps and opens or closes, "
