@@ -650,6 +650,32 @@ def main(argv: list[str] | None = None) -> None:
     print(json.dumps(manifest))
 
 
+def reason_kind(reason: str) -> str:
+    """The kind of a dropped draw's reason (the manifest's summary of `dropped_draws_by_reason`)."""
+    found = re.search(r"from which (\w+) (\w+)", reason)
+    if found:
+        action, otype = found.groups()
+        if otype == "Knife" or action == "Slice":
+            return "oracle: slicing (the knife or the food out of reach)"
+        if otype in ("LightSwitch", "Faucet"):
+            return f"oracle: {'wall switch' if otype == 'LightSwitch' else 'faucet'} out of reach"
+        return {"Pick": "oracle: an object out of reach to pick up", "Place": "oracle: a receptacle out of reach",
+                "Open": "oracle: open or close out of reach", "Close": "oracle: open or close out of reach"}.get(
+            action, "oracle: another switch out of reach")
+    for key, kind in (("no room", "oracle: no room on the target"), ("failed:", "oracle: its walk was blocked"),
+                      ("changed what", "oracle: changed an object no goal names")):
+        if key in reason:
+            return kind
+    return reason
+
+
+def _kinds(dropped: Counter) -> Counter:
+    out: Counter = Counter()
+    for reason, n in dropped.items():
+        out[reason_kind(reason)] += n
+    return out
+
+
 def _pct(values: list[float]) -> float:
     return round(100 * sum(values) / len(values), 2) if values else 0.0
 
@@ -688,6 +714,7 @@ def pack_figures(data: dict[str, Any], facts: list[dict[str, Any]], fired: Count
         "templates_fired": {name: fired[name] for name in TEMPLATES},
         "templates_never_fired": [name for name in TEMPLATES if not fired[name]],
         "dropped_draws": sum(dropped.values()),
+        "dropped_draws_by_kind": dict(_kinds(dropped).most_common()),
         "dropped_draws_by_reason": dict(dropped.most_common()),
         "oracle_steps": {"min": steps[0], "p10": steps[len(steps) // 10], "q1": steps[len(steps) // 4],
                          "median": steps[len(steps) // 2], "q3": steps[3 * len(steps) // 4],

@@ -104,3 +104,14 @@ def test_pack_figures_count_houses_per_episode_count_and_drops() -> None:
     assert out["episodes_with_a_checklist_object_in_a_closed_container"] == 3
     assert out["dropped_draws_by_reason"] == {"oracle: x": 2}
     assert out["audit"]["flipper"]["gc_se"] == 2.0 and out["audit"]["flip-everything bound"]["gc"] == 50.0
+
+
+def test_dropped_reasons_are_grouped_by_kind() -> None:
+    dropped = Counter({"oracle: oracle stuck: no pose from which Pick Knife succeeds": 2,
+                       "oracle: oracle stuck: no pose from which ToggleOn LightSwitch succeeds": 1,
+                       "oracle: oracle stuck: no pose from which Pick Mug succeeds": 3,
+                       "oracle changed what no goal names: Pot": 1})
+    assert gen._kinds(dropped) == {"oracle: slicing (the knife or the food out of reach)": 2,
+                                   "oracle: wall switch out of reach": 1,
+                                   "oracle: an object out of reach to pick up": 3,
+                                   "oracle: changed an object no goal names": 1}
