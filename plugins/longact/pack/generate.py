@@ -1,12 +1,16 @@
 """Write the generated LongAct pack: 300 long-horizon episodes over the four scenarios, oracle-validated.
 
     python -m suite_longact.pack.generate [--seed 14] [--episodes 300] [--out plugins/longact/pack/data]
+        [--workers 2] [--audit-every 10]
 
 Following the paper's pipeline (a house and a scenario; the objects and their desired states; a multi-goal
 workflow with its final-state checklist; verification), with the model and the annotators replaced by seeded
-templates and the verification by the privileged oracle: an episode is kept only when the oracle solves it,
-and the oracle's raw step count is recorded with it. Houses are regenerated from their seed by the household
-generator at run time; the pack records each house's fingerprint so a changed generator is caught.
+templates and the verification by the privileged oracle: an episode is kept only when no shortcut baseline
+scores on it (nothing holds at step 0; flipping every switch and openable stays under the flipper's ceiling)
+and the oracle solves it without side effects, and the oracle's raw step count is recorded with it. Houses are
+independent (worked on in parallel) and regenerated from their seed by the household generator at run time;
+the pack records each house's fingerprint so a changed generator is caught. PACK.json records the pack's
+figures and a rendered audit of every n-th episode by the wandering baselines.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ OUT = Path(__file__).parent / "data"
 PACK_FILE = "episodes.json"
 MANIFEST = "PACK.json"
 EPISODES_PER_HOUSE = 3
+#: houses drawn per round (fixed, so the pack and its dropped-draw counts do not depend on --workers)
+HOUSE_BATCH = 12
 GOALS = 9
 ROOM_WORDS = {"Kitchen": "kitchen", "LivingRoom": "living room", "Bedroom": "bedroom", "Bathroom": "bathroom"}
 #: extra objects per room type, so that same-type objects need a referring expression to tell them apart
@@ -622,7 +628,7 @@ def main(argv: list[str] | None = None) -> None:
     h = 0
     with multiprocessing.Pool(args.workers) as pool:
         while any(len(v) < per_scenario for v in picked.values()):
-            batch = [(h + i, args.seed) for i in range(max(8, args.workers * 4))]
+            batch = [(h + i, args.seed) for i in range(HOUSE_BATCH)]
             h += len(batch)
             for result in pool.imap(build_house, batch):
                 dropped.update(result["dropped"])
