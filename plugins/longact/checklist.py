@@ -56,6 +56,27 @@ def holds(world: World, item: Item) -> bool:
     return all(getattr(o, field[item.attr]) == bool(item.target) for o in objs)
 
 
+#: object types whose changes are never side effects: doors are opened to pass (a door goal is on the checklist)
+SIDE_EFFECT_EXEMPT = frozenset({"Doorway"})
+
+
+def signature(obj: Obj) -> tuple[Any, ...]:
+    """What an agent can change about an object: where it rests, whether held, its open/on/sliced/cooked/filled/
+    broken state."""
+    return (obj.parent, obj.picked_up, obj.is_open, obj.is_toggled, obj.is_sliced, obj.is_cooked, obj.fill,
+            obj.is_broken)
+
+
+def side_effects(world: World, start: dict[str, tuple[Any, ...]]) -> list[str]:
+    """The objects of `start` (id: signature) that differ now; a sliced object (gone, pieces instead) counts."""
+    out = []
+    for oid, sig in start.items():
+        obj = world.objects.get(oid)
+        if obj is None or signature(obj) != sig:
+            out.append(oid)
+    return out
+
+
 @dataclass
 class ScorePoint:
     """The score after a raw step, kept only where it changed (the curve is piecewise constant)."""
@@ -74,6 +95,7 @@ class Checklist:
         self.status = [False] * len(items)
         self.ever = [False] * len(items)
         self.curve: list[ScorePoint] = []
+        self.start_state: dict[str, tuple[Any, ...]] = {}
 
     def evaluate(self, world: World) -> None:
         """Recompute every item on the world now."""
@@ -84,6 +106,9 @@ class Checklist:
         """The score before the first step (step 0)."""
         self.evaluate(world)
         self.curve = [ScorePoint(0, 0.0, sum(self.status), sum(self.ever))]
+        asked = {it.object_id for it in self.items}
+        self.start_state = {o.id: signature(o) for o in world.objects.values()
+                            if o.id not in asked and o.type not in SIDE_EFFECT_EXEMPT}
 
     def after_step(self, world: World, step: int, efficiency_step: float, objects_changed: bool) -> None:
         """Record the score after raw step `step` (1-based); a step that changed no object costs nothing."""
@@ -99,6 +124,15 @@ class Checklist:
     def gc(self) -> float:
         """Item-level goal-condition success: the share of items that hold."""
         return sum(self.status) / len(self.items) if self.items else 1.0
+
+    def side_effects(self, world: World) -> list[str]:
+        """Objects no item names that the episode changed (doors exempt)."""
+        return side_effects(world, self.start_state)
+
+    def gc_side_effects(self, world: World) -> float:
+        """Side-effect-aware GC: every object changed that no item asked for counts as one more unmet item."""
+        extra = len(self.side_effects(world))
+        return sum(self.status) / (len(self.items) + extra) if self.items or extra else 1.0
 
     def object_gc(self) -> float:
         """Object-level GC: the share of objects all of whose items hold."""

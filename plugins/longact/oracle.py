@@ -249,11 +249,13 @@ class Oracle:
             yield from self.act_on(oid, action)
 
     def slice(self, oid: str) -> Iterator[Step]:
-        """Fetch a knife, slice the object where it rests, and leave the knife beside it."""
-        rest = self.world.objects[oid].parent
-        yield from self.pick(self._first("Knife"))
+        """Fetch a knife, slice the object where it rests, and put the knife back where it was (moving what no
+        goal names is a side effect)."""
+        knife = self._first("Knife")
+        home = self.world.objects[knife].parent
+        yield from self.pick(knife)
         yield from self.act_on(oid, "Slice")
-        yield from self.place([rest] if rest else [self._first("CounterTop")])
+        yield from self.place([home] if home else [self._first("CounterTop")])
 
     def cook(self, oid: str) -> Iterator[Step]:
         """Microwave the object: in, door shut, on, off; it stays inside unless a position goal moves it."""

@@ -8,9 +8,10 @@ from typing import Any
 from suite.errors import ConfigError
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
-from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
+from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
 from suite_household.thor_backend import backend_env, thor_requirements
 from suite_longact import prompting, scoring, valid_replies
+from suite_longact.baselines import BASELINE_CONFIG, BASELINE_STEPS, CEILINGS, baseline_factory
 from suite_longact.data import MANIFEST, PACK_FILE, check_episode_house, is_data_dir, load_pack
 from suite_longact.env import LongActEnv, make_env_from_data
 from suite_longact.houses import BUILT
@@ -23,6 +24,26 @@ from suite_longact.vocabulary import SCENARIOS, SPLITS
 BENCH = "longact"
 PACK_DIR = Path(__file__).parent / "pack" / "data"
 STEP_CAP = 16000
+#: the wandering shortcut baselines (baselines.py), agents that read only the prompt text, never the instruction
+BASELINE_AGENTS = {
+    "flipper": "shortcut baseline: opens/closes and switches every openable and switch it meets once",
+    "random-walker": "shortcut baseline: wanders and tries random manipulations on whatever is in reach",
+}
+#: issue 21's targets on the headline GC-SE (percent points): the generator redraws episodes that break them
+SHORTCUTS = (
+    ShortcutBaseline("random", "a random valid action every step (scripted/random; Stop is one of the 16, so it "
+                     "ends early): never reads the instruction", model="scripted/random", config=BASELINE_CONFIG,
+                     ceiling=100 * CEILINGS["random-walker"], chance=0.0),
+    ShortcutBaseline("stop-at-once", "Stop on the first step (no checklist item holds at step 0)",
+                     agent="stop-at-once", ceiling=100 * CEILINGS["stop-at-once"], chance=0.0),
+    ShortcutBaseline("flipper", f"never reads the instruction; wanders {BASELINE_STEPS} steps and opens or closes, "
+                     "switches on or off, every openable and switch listed in reach, once",
+                     agent="longact-flipper", config=BASELINE_CONFIG, ceiling=100 * CEILINGS["flipper"], chance=0.0),
+    ShortcutBaseline("random-walker", f"never reads the instruction; wanders {BASELINE_STEPS} steps and tries a random "
+                     "manipulation on a random instance listed in reach a quarter of the time",
+                     agent="longact-random-walker", config=BASELINE_CONFIG,
+                     ceiling=100 * CEILINGS["random-walker"], chance=0.0),
+)
 
 
 def holomind_agent(ctx: Any) -> Any:
@@ -38,7 +59,7 @@ def register(registry: Registry) -> None:
     registry.add_benchmark(BenchmarkSpec(
         name=BENCH,
         description="LongAct: long-horizon household routines, final-state checklist GC/SR, Improvement Rate",
-        headline=[Metric("gc", "GC"), Metric("success", "SR"),
+        headline=[Metric("gc_se", "GC-SE"), Metric("gc", "GC"), Metric("success", "SR"),
                   Metric("nav_steps", "Nav", percent=False, higher_is_better=False),
                   Metric("manip_steps", "Manip", percent=False, higher_is_better=False),
                   Metric("ir", "IR", percent=False)],
@@ -52,6 +73,8 @@ def register(registry: Registry) -> None:
         images=sends_images,
         requires=thor_requirements(BENCH),
         check_tasks=check_tasks,
+        baselines=SHORTCUTS,
+        audit_limit=24,  # a stratified sample: each wandering baseline renders 600 steps per episode
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
@@ -64,6 +87,8 @@ def register(registry: Registry) -> None:
     ))
     registry.add_agent(AgentSpec("oracle", oracle_agent, "privileged solver over the hidden checklist",
                                  benchmarks=(BENCH,)))
+    for name, what in BASELINE_AGENTS.items():
+        registry.add_agent(AgentSpec(f"longact-{name}", baseline_factory(name), what, benchmarks=(BENCH,)))
     registry.add_agent(AgentSpec("holomind", holomind_agent,
                                  "HoloMind: two-layer planner, executor over skills, memories, critic",
                                  uses_model=True, benchmarks=(BENCH,), images=holomind_images))

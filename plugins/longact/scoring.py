@@ -32,9 +32,12 @@ def settle(task: Task, trajectory: Trajectory, env: Any, config: Any) -> Settlem
     scores = normalised(scores, settings["normalise"])
     ir = improvement_rate(scores, settings["n"]) if scores is not None else None
     success = all(cl.status)
+    changed = cl.side_effects(env.world)
     metrics: dict[str, Any] = {
+        "gc_se": cl.gc_side_effects(env.world),
         "success": float(success),
         "gc": cl.gc,
+        "side_effects": len(changed),
         "gc_object": cl.object_gc(),
         "nav_steps": round(c.nav, 2),
         "manip_steps": c.manip,
@@ -81,6 +84,12 @@ def _group(records: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[dic
         key = (str(r["metrics"].get("split") or "detailed"), str(r.get("agent")), str(r.get("model") or "-"))
         groups.setdefault(key, []).append(r)
     return groups
+
+
+def _mean(recs: list[dict[str, Any]], key: str) -> float | None:
+    """The mean of a metric over the records that have it (older records lack GC-SE)."""
+    vals = [r["metrics"][key] for r in recs if r["metrics"].get(key) is not None]
+    return sum(vals) / len(vals) if vals else None
 
 
 def table_row(recs: list[dict[str, Any]], kinds: tuple[str, ...]) -> list[Cell | str]:
@@ -146,10 +155,11 @@ def detail_tables(records: list[dict[str, Any]]) -> list[DetailTable]:
             tables.append(DetailTable(f"LongAct {title} (GC and SR in %, steps = efficiency steps)",
                                       ["agent", "model", "n", "GC Avg", *kinds, "SR", "Nav", "Manip", "IR"], rows))
     if groups:
-        rows = [[split, agent, model, *table_row(recs, KINDS)]
-                for (split, agent, model), recs in sorted(groups.items())]
-        tables.append(DetailTable("LongAct GC by all six state types (%)",
-                                  ["split", "agent", "model", "GC Avg", *KINDS, "SR", "Nav", "Manip", "IR"], rows))
+        rows = [[split, agent, model, _pct(_mean(recs, "gc_se")), _num(_mean(recs, "side_effects"), ".2f"),
+                 *table_row(recs, KINDS)] for (split, agent, model), recs in sorted(groups.items())]
+        tables.append(DetailTable("LongAct GC by all six state types (%), with the side-effect-aware GC-SE",
+                                  ["split", "agent", "model", "GC-SE", "side effects", "GC Avg", *KINDS, "SR", "Nav",
+                                   "Manip", "IR"], rows))
         curve_rows = []
         for (split, agent, model), recs in sorted(groups.items()):
             curve = score_curve(recs)

@@ -10,7 +10,10 @@ import pytest
 from suite.errors import DataError
 from suite.loop import TraceSink, run_episode
 from suite.plugins import build_host
-from suite_longact.data import PACK_FILE, load_pack
+from suite_household.world import World
+from suite_longact.checklist import Item, holds
+from suite_longact.data import MANIFEST, PACK_FILE, load_pack
+from suite_longact.houses import episode_scene
 from suite_longact.oracle import OracleAgent
 from suite_longact.plugin import PACK_DIR
 from suite_longact.vocabulary import SCENARIOS
@@ -30,6 +33,29 @@ def test_whole_pack_matches_the_schema_and_the_paper_shape() -> None:
     assert all(e["instructions"]["detailed"] != e["instructions"]["concise"] for e in eps)
     assert sum(any(op["op"] == "move" for op in e["setup"]) for e in eps) > 50  # hidden in closed containers
     assert min(e["oracle_steps"] for e in eps) >= 200  # genuinely long
+
+
+def test_the_manifest_records_a_pack_no_shortcut_scores_on() -> None:
+    manifest = json.loads((PACK_DIR / MANIFEST).read_text())
+    audit = manifest["audit"]
+    for name in ("flipper", "random-walker", "stop-at-once"):
+        assert audit[name]["gc_se"] <= audit[name]["ceiling_gc_se"], name
+    assert audit["stop-at-once"]["items_holding_at_step_0"] == 0
+    assert manifest["templates_never_fired"] == []
+    assert len(manifest["houses_by_room_count"]) >= 3 and len(manifest["houses_by_rooms"]) >= 8
+    assert manifest["object_types_in_checklists"] >= 40
+    targets = manifest["state_items_by_target"]
+    assert all(targets.get(f"{a}={v}", 0) > 0 for a in ("isOpen", "isToggled") for v in (True, False))
+    assert sum(int(k) * v for k, v in manifest["houses_by_episode_count"].items()) == manifest["episodes"]
+
+
+def test_no_item_holds_at_step_0() -> None:
+    pack = load_pack(PACK_DIR)
+    houses = {h["id"]: h for h in pack["houses"]}
+    cache: dict = {}
+    for ep in pack["episodes"][::15]:
+        world = World(episode_scene(houses[ep["house"]], ep["setup"], cache))
+        assert not any(holds(world, Item.from_dict(it)) for it in ep["checklist"]), ep["id"]
 
 
 def test_a_bad_pack_names_the_pointer(tmp_path) -> None:
