@@ -32,3 +32,25 @@ def test_runs_lists_status_progress_and_labels(tmp_path: Path, capsys: pytest.Ca
 def test_runs_says_when_there_are_none(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["runs", str(tmp_path)]) == 0
     assert "no run folders" in capsys.readouterr().err
+
+
+def test_runs_shows_date_duration_and_each_benchmarks_headline(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A finished run shows when it started, how long it took and its headline score (from results.json)."""
+    import json
+    import time
+
+    out = tmp_path / "runs" / "a"
+    assert main(["run", "--plugins", "template", "--agent", "oracle", "--limit", "2", "--out", str(out),
+                 "--no-report"]) == 0
+    store = RunStore(out)
+    created = store.meta()["created_at"]
+    store.set_meta(finished_at=created + 3725)  # 1 h 2 min 5 s
+    store.close()
+    capsys.readouterr()
+    assert main(["runs", str(tmp_path / "runs")]) == 0
+    text = capsys.readouterr().out
+    assert time.strftime("%Y-%m-%d %H:%M", time.gmtime(created)) in text
+    assert "1h02m" in text and "counter SR 100.0" in text
+    results = json.loads((out / "results.json").read_text())
+    assert results["rows"][0]["benchmarks"]["counter"]["metrics"]["success"]["mean"] == 1.0
