@@ -92,7 +92,8 @@ class Player:
                 success, error, ret = True, "", session[name](action)
                 event = self._step("Pass", action)
             elif name not in ACTIONS:
-                success, error, code, event = False, f"Invalid action: {name}", "InvalidAction", self._step("Pass", action)
+                success, error, code = False, f"Invalid action: {name}", "InvalidAction"
+                event = self._step("Pass", action)
             else:
                 event = self._step(name, action)
                 success, error = event.outcome if event is not None else (True, "")
