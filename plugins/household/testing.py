@@ -45,6 +45,22 @@ def use_household_player(monkeypatch: Any, folder: Path, scenes: Iterable[Scene]
     return folder
 
 
+def record_thor_steps(monkeypatch: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Every action the real `ai2thor.controller.Controller` sends from now on in this test, as (name, args)."""
+    from ai2thor.controller import Controller
+
+    calls: list[tuple[str, dict[str, Any]]] = []
+    step = Controller.step
+
+    def recording(self: Any, action: Any = None, **args: Any) -> Any:
+        args = {**(action if isinstance(action, dict) else {"action": action}), **args}
+        calls.append((args["action"], {k: v for k, v in args.items() if k != "action"}))
+        return step(self, **args)
+
+    monkeypatch.setattr(Controller, "step", recording)
+    return calls
+
+
 def oracle_episode(benchmark: str, task: Task, config: Any, actions: list[Action] | None = None,
                    prepare: Callable[[Any], None] | None = None) -> dict[str, Any]:
     """The benchmark's registered oracle run on the task (or, given `actions`, those actions replayed as the
