@@ -1,6 +1,7 @@
 """`longact.env.backend=ai2thor`: the same episode on AI2-THOR, through plugins/household's adapter.
 
-The house is handed to AI2-THOR as a ProcTHOR-style house dict (`suite_household.procthor.procthor_house`): rooms as floor polygons,
+The house is handed to AI2-THOR as a ProcTHOR-style house dict (`suite_household.procthor.procthor_house`):
+rooms as floor polygons,
 walls, doors between rooms, and every object with our instance id, an asset id of its type, its position, and
 its open/on state; the agent starts at the episode's pose. Steps go to `suite_household.thor_backend.
 ThorController` (the benchmark's RuleSet preconditions checked on AI2-THOR's metadata first), the state the
