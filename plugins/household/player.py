@@ -72,9 +72,11 @@ class SceneLibrary:
 class Player:
     """Answers ai2thor's actions with the embedded controller; session actions (Reset, Initialize, ...) here."""
 
-    def __init__(self, library: SceneLibrary, width: int, height: int) -> None:
+    def __init__(self, library: SceneLibrary, width: int, height: int, headless: bool = False) -> None:
         self.library = library
         self.width, self.height = width, height
+        #: started with -nographics (ai2thor's headless=True): metadata only, nothing rendered
+        self.headless = headless
         self.settings: dict[str, Any] = {}
         self.scene: Scene | None = None
         self.ctl: Controller | None = None
@@ -113,6 +115,8 @@ class Player:
         args["action"] = name
         if name == "Pass":
             args = {"action": "Pass", "renderImage": action.get("renderImage", True)}
+        if self.headless:
+            args["renderImage"] = False
         return self.ctl.step(**args)
 
     def _metadata(self, event: Event | None, name: str, success: bool, error: str, code: str,
@@ -250,6 +254,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--scenes", action="append", default=[], help="a folder of household scene files")
     parser.add_argument("-screen-width", type=int, default=300)
     parser.add_argument("-screen-height", type=int, default=300)
+    parser.add_argument("-nographics", action="store_true", help="headless: metadata only")
     args, _unity_only = parser.parse_known_args(argv)  # -batchmode, -screen-quality, ...: Unity's, no effect here
     return args
 
@@ -264,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     folders = [Path(p) for p in args.scenes]
     folders += [Path(p) for p in os.environ.get(SCENES_ENV, "").split(os.pathsep) if p]
-    player = Player(SceneLibrary(folders), args.screen_width, args.screen_height)
+    player = Player(SceneLibrary(folders), args.screen_width, args.screen_height, args.nographics)
     with open(os.environ["AI2THOR_FIFO_SERVER_PIPE_PATH"], "wb") as out:
         write_message(out, *player.handle({"action": "Pass", "sequenceId": 0, "renderImage": False}))
         with open(os.environ["AI2THOR_FIFO_CLIENT_PIPE_PATH"], "rb") as inp:

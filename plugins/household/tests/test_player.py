@@ -61,6 +61,16 @@ def test_failures_unknown_actions_and_headless_steps(kitchen) -> None:
         c.stop()
 
 
+def test_a_headless_controller_gets_metadata_only(kitchen) -> None:
+    c = _controller(headless=True)
+    try:
+        assert c.last_event.frame is None
+        event = c.step(action="RotateLeft")
+        assert event.frame is None and event.metadata["lastActionSuccess"] and event.metadata["objects"]
+    finally:
+        c.stop()
+
+
 def test_interactable_poses_see_the_object_and_disabled_objects_are_gone(kitchen) -> None:
     c = _controller()
     try:
