@@ -45,7 +45,8 @@ IGNORED_SETTINGS = ("snapToGrid", "agentMode", "quality", "renderSemanticSegment
 #: Per-step keys ai2thor's client may add to any action.
 STEP_KEYS = ("sequenceId", "renderObjectImage", "renderClassImage", "renderSemanticSegmentation",
              "renderInstanceSegmentation", "renderDepthImage")
-POSE_RADIUS = 1.5
+#: Poses are offered within this distance of the object's box, those nearest ARM_LENGTH first (metres).
+POSE_RADIUS, ARM_LENGTH = 1.25, 0.6
 
 
 class SceneLibrary:
@@ -189,7 +190,8 @@ class Player:
         return self.ctl
 
     def _poses(self, action: dict[str, Any]) -> list[dict[str, Any]]:
-        """Reachable poses facing the object from which it is visible, nearest first."""
+        """Reachable poses facing the object from which it is visible: cells about an arm's length away first
+        (AI2-THOR's own order is its grid's), the stance nearer the object's height first."""
         ctl = self._world_ctl()
         world, oid = ctl.world, str(action.get("objectId"))
         if oid not in world.objects:
@@ -197,17 +199,20 @@ class Player:
         obj, start = world.objects[oid], world.agent
         cx, cy, cz = obj.center
         x0, _, z0, x1, _, z1 = obj.box
-        cells = sorted((math.hypot(max(x0 - x, 0, x - x1), max(z0 - z, 0, z - z1)), x, z)
-                       for x, z in ctl.nav.reachable((start.x, start.z), ctl.grid_size))
+        cells = []
+        for x, z in ctl.nav.reachable((start.x, start.z), ctl.grid_size):
+            d = math.hypot(max(x0 - x, 0, x - x1), max(z0 - z, 0, z - z1))
+            if d <= POSE_RADIUS:
+                cells.append((round(abs(d - ARM_LENGTH), 3), x, z))
+        standings = [bool(s) for s in action.get("standings") or (True, False)]
+        standings.sort(key=lambda standing: standing != (cy > 0.55))
         poses = []
-        for d, x, z in cells:
-            if d > POSE_RADIUS:
-                break
+        for _, x, z in sorted(cells):
             yaw = round(math.degrees(math.atan2(cx - x, cz - z)) % 360, 1)
-            for standing in action.get("standings") or (True, False):
+            for standing in standings:
                 eye = STANDING_CAMERA_Y if standing else CROUCHING_CAMERA_Y
                 pitch = math.degrees(math.atan2(eye - cy, math.hypot(cx - x, cz - z)))
-                pose = Agent(x, z, yaw, round(max(-30.0, min(60.0, pitch)), 1), bool(standing))
+                pose = Agent(x, z, yaw, round(max(-30.0, min(60.0, pitch)), 1), standing)
                 world.set_agent(pose)
                 if visible_objects(world, ctl.width, ctl.height, ctl.fov, ctl.visibility_distance, only={oid})[oid]:
                     poses.append({"x": x, "y": 0.9, "z": z, "rotation": pose.yaw, "horizon": pose.horizon,
