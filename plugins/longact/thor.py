@@ -1,15 +1,13 @@
 """`longact.env.backend=ai2thor`: the same episode on AI2-THOR, through plugins/household's adapter.
 
-The house is handed to AI2-THOR as a ProcTHOR-style house dict (`suite_household.procthor.procthor_house`):
-rooms as floor polygons,
-walls, doors between rooms, and every object with our instance id, an asset id of its type, its position, and
-its open/on state; the agent starts at the episode's pose. Steps go to `suite_household.thor_backend.
+The house is handed to AI2-THOR as a ProcTHOR-style house dict (`suite_household.procthor.procthor_house`): rooms as
+floor polygons, walls, doors between rooms, and every object with our instance id, an asset id of its type, its
+position, and its open/on state; the agent starts at the episode's pose. Steps go to `suite_household.thor_backend.
 ThorController` (the benchmark's RuleSet preconditions checked on AI2-THOR's metadata first), the state the
-checklist reads is `world_from_metadata` of each event, and the agent's images are AI2-THOR's frame, depth
-frame and instance segmentation. This needs `pip install -e ".[thor]"` and a display or GPU; the Unity build was not run
-here, only ai2thor's real Controller with `suite-household-player` (plugins/longact/tests/test_thor_player.py),
-and the asset ids
-(`<Type>_1`) and house fields follow ProcTHOR's published house format without having been checked against
+checklist reads is `world_from_metadata` of each event, and the agent's images are AI2-THOR's frame, depth frame and
+instance segmentation. This needs `pip install -e ".[thor]"` and a display or GPU; the Unity build was not run here,
+only ai2thor's real Controller with `suite-household-player` (plugins/longact/tests/test_thor_player.py), and the
+asset ids (`<Type>_1`) and house fields follow ProcTHOR's published house format without having been checked against
 AI2-THOR 5.0.0's asset database.
 """
 
