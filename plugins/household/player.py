@@ -23,7 +23,6 @@ import sys
 from pathlib import Path
 from typing import Any, BinaryIO
 
-import msgpack
 import numpy as np
 from suite_household.actions import ACTIONS, ActionError
 from suite_household.controller import Controller, Event
@@ -230,6 +229,8 @@ def _plain(value: Any) -> Any:
 
 def write_message(pipe: BinaryIO, metadata: dict[str, Any], images: list[tuple[int, bytes]]) -> None:
     """One message to the controller: metadata, image fields, end-of-message."""
+    import msgpack  # installed with ai2thor (the thor extra), like everything that talks to the player
+
     body = msgpack.packb(metadata, default=_plain, use_bin_type=True)
     parts = [HEADER.pack(METADATA, len(body)), body]
     for field, data in images:
