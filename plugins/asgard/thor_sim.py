@@ -5,7 +5,8 @@ objects, duplicates of pickupable types and the PepperShaker are disabled (keepi
 action names), the setup actions run (DirtyObject, FillObjectWithLiquid, ...) and the agent is teleported to
 the plan's `initial_pose`. The layer then reads AI2-THOR's metadata (visibility, containment, states) and
 finds viewpoints with `GetInteractablePoses`. This needs `pip install -e ".[thor]"` and a display or GPU
-(AI2-THOR's Unity build); it was not run here (see the README), only against a stand-in controller.
+(AI2-THOR's Unity build); the build was not run here (see the README), only ai2thor's real Controller with
+`suite-household-player` as its player (plugins/asgard/tests/test_thor_player.py).
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -14,6 +15,9 @@ from suite_household.rules import RuleSet
 from suite_household.world import Agent, Obj, Room, Scene, World
 
 BACKENDS = ("household", "ai2thor")
+#: An AI2-THOR player to start instead of the Unity build ai2thor downloads (a local build, or
+#: `suite-household-player`): ai2thor's `local_executable_path`.
+EXECUTABLE_ENV = "SUITE_THOR_EXECUTABLE"
 EnvT = TypeVar("EnvT")
 # Keyword arguments both controllers understand; the embedded-only ones are dropped for AI2-THOR.
 THOR_KEYS = (
@@ -89,7 +93,7 @@ class ThorController:
             ) from exc
         self.rules = rules
         self.settings = {k: v for k, v in settings.items() if k in THOR_KEYS}
-        self._ctl = AI2ThorController(scene=scene, **self.settings)
+        self._ctl = AI2ThorController(scene=scene, **self.settings, **launch_settings())
         self.last_event = self._ctl.last_event
 
     def step(self, action: str | dict[str, Any] | None = None, **kwargs: Any) -> Any:
@@ -123,6 +127,17 @@ class ThorController:
     def stop(self) -> None:
         """Shut the Unity process down."""
         self._ctl.stop()
+
+
+def launch_settings() -> dict[str, str]:
+    """The Controller's launch arguments for the player named by SUITE_THOR_EXECUTABLE (none when unset).
+
+    ai2thor's Linux launcher puts the player's X display in its environment and fails without one; the household
+    player draws on no display, so where DISPLAY is unset it gets a placeholder name."""
+    executable = os.environ.get(EXECUTABLE_ENV)
+    if not executable:
+        return {}
+    return {"local_executable_path": executable, **({} if os.environ.get("DISPLAY") else {"x_display": ":0"})}
 
 
 def pixel_object(event: Any, x: int, y: int) -> str | None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from suite.errors import ConfigError
 from suite_household.adapter import SimAdapter
+from suite_household.procthor import procthor_house
 from suite_household.thor_backend import make_controller
 from suite_vigil.episodes import house
 
@@ -26,10 +27,8 @@ def make_sim(episode: dict[str, Any], backend: str, data_dir: str) -> SimAdapter
         ctl = make_controller("household", house(data_dir, episode["house"]),
                               interactionDistance=INTERACTION_DISTANCE, **CAMERA)
     elif backend == "ai2thor":
-        if "thor_scene" not in episode:
-            raise ConfigError(f"vigil.env.backend=ai2thor: episode {episode['episode_id']} has no thor_scene; "
-                              "the generated pack's houses are household scenes (see plugins/vigil/README.md)")
-        ctl = make_controller("ai2thor", episode["thor_scene"], **CAMERA)
+        scene = episode.get("thor_scene") or procthor_house(house(data_dir, episode["house"]))
+        ctl = make_controller("ai2thor", scene, **CAMERA)
     else:
         raise ConfigError(f"vigil.env.backend: {backend!r} is unknown; choose one of {', '.join(BACKENDS)}")
     sim = SimAdapter(ctl)

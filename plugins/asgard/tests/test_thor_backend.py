@@ -1,110 +1,68 @@
-"""`asgard.env.backend=ai2thor` against a stand-in for `ai2thor.controller.Controller`.
+"""`asgard.env.backend=ai2thor` through ai2thor 5.0.0's real Controller, with `suite-household-player` as the
+Unity player (the plan's household scene served under the plan's FloorPlan name); skipped without the thor extra.
 
-AI2-THOR cannot start here (its Unity build is downloaded at run time and needs a display or GPU), so the
-stand-in answers AI2-THOR's API from the household simulator: InitialRandomSpawn does nothing,
-GetInteractablePoses returns one pose from which the object is seen, every other action is the household's.
-Nothing here is a recording of AI2-THOR; it checks that our side only needs what AI2-THOR's API offers.
-"""
+What AI2-THOR's Unity build itself would do differently is out of reach here; these check that our side drives
+the real client library: the set-up (InitialRandomSpawn, DisableObject, TeleportFull), GetInteractablePoses,
+the arguments the harness sends, frames, and the faucet's water poured out."""
 
 from __future__ import annotations
 
 import asyncio
-import sys
-import types
-from typing import Any, ClassVar
+import os
+from pathlib import Path
+from typing import Any
 
 import pytest
 from suite.loop import TraceSink, run_episode
-from suite_asgard.household_sim import HouseholdSim
+from suite.plugins import build_host
 from suite_asgard.oracle import OracleAgent
-from suite_asgard.plugin import make_env, settle
+from suite_asgard.plugin import make_env
 from suite_asgard.scene_setup import build_scene
-from suite_household.controller import Controller
-from suite_household.world import Scene
+from suite_household.player import SCENES_ENV
+from suite_household.scene_io import save_scene
+from suite_household.testing import record_thor_steps, use_household_player
 
 from .conftest import config, task_named
 
-
-class HouseholdAsThor:
-    """AI2-THOR's controller API answered by the household simulator on a prepared scene."""
-
-    scenes: ClassVar[dict[str, Scene]] = {}
-    calls: ClassVar[list[str]] = []
-    sent: ClassVar[list[tuple[str, dict[str, Any]]]] = []
-
-    def __init__(self, scene: str, **settings: Any) -> None:
-        self.ctl = Controller(self.scenes[scene], **settings)
-        self.last_event = self.ctl.last_event
-
-    def step(self, action: str, **args: Any) -> Any:
-        HouseholdAsThor.calls.append(action)
-        HouseholdAsThor.sent.append((action, dict(args)))
-        if action in ("InitialRandomSpawn", "DisableObject"):
-            self.last_event = self.ctl.step(action="Pass")
-        elif action == "GetInteractablePoses":
-            sim, start = HouseholdSim(self.ctl), self.ctl.world.agent
-            poses = []
-            if sim.go_to(args["objectId"]):
-                a = self.ctl.world.agent
-                poses = [{"x": a.x, "y": 0.9, "z": a.z, "rotation": a.yaw, "horizon": a.horizon,
-                          "standing": a.standing}]
-            self.ctl.world.set_agent(start)
-            self.last_event = self.ctl.step(action="Pass")
-            self.last_event.metadata["actionReturn"] = poses
-        else:
-            self.last_event = self.ctl.step(action=action, **args)
-        return self.last_event
-
-    def stop(self) -> None:
-        HouseholdAsThor.calls.append("stop")
+pytest.importorskip("ai2thor.controller")
 
 
 @pytest.fixture
-def thor(monkeypatch: pytest.MonkeyPatch) -> type[HouseholdAsThor]:
-    pkg, mod = types.ModuleType("ai2thor"), types.ModuleType("ai2thor.controller")
-    mod.Controller = HouseholdAsThor
-    monkeypatch.setitem(sys.modules, "ai2thor", pkg)
-    monkeypatch.setitem(sys.modules, "ai2thor.controller", mod)
-    HouseholdAsThor.scenes, HouseholdAsThor.calls, HouseholdAsThor.sent = {}, [], []
-    return HouseholdAsThor
+def sent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """Serve the plans' scenes with the player; record every action the real Controller sends."""
+    use_household_player(monkeypatch, tmp_path)
+    return record_thor_steps(monkeypatch)
 
 
-class _Host:
-    """The two hooks run_episode calls on the plugin."""
-
-    def call(self, hook: str, benchmark: str, **kwargs: Any) -> Any:
-        return (make_env if hook == "make_env" else settle)(benchmark, **kwargs)
+def _task(prefix: str, condition: str = "text_only") -> Any:
+    task = task_named(prefix, condition=condition)
+    scene = build_scene(task.data["plan"], list(task.data["inventory"]))
+    save_scene(scene, Path(os.environ[SCENES_ENV]) / f"{scene.name}.json")  # the player's folder (fixture)
+    return task
 
 
 @pytest.mark.parametrize("prefix", ["turn_on_tv__", "coffee__has_coffee", "distribute__Tomato_Plate_Pot_Pan"])
-def test_the_oracle_solves_pack_plans_through_the_ai2thor_api(thor: type[HouseholdAsThor], prefix: str) -> None:
+def test_the_oracle_solves_pack_plans_through_the_real_controller(sent: list, prefix: str) -> None:
     cfg = config(condition="text_only", env={"backend": "ai2thor"})
-    task = task_named(prefix, condition="text_only")
-    plan = task.data["plan"]
-    thor.scenes[plan.scene] = build_scene(plan, list(task.data["inventory"]))
-    result = asyncio.run(run_episode(_Host(), task, OracleAgent(), cfg, TraceSink()))
+    task = _task(prefix)
+    result = asyncio.run(run_episode(build_host(), task, OracleAgent(), cfg, TraceSink()))
     assert result.settlement.outcome == "success", (result.settlement.failure_reason, result.trajectory.error)
-    assert thor.calls[:1] == ["InitialRandomSpawn"] and "TeleportFull" in thor.calls
-    assert "GetInteractablePoses" in thor.calls and thor.calls[-1] == "stop"
+    names = [name for name, _ in sent]
+    assert names[names.index("Initialize") + 1] == "InitialRandomSpawn"
+    assert "TeleportFull" in names and "GetInteractablePoses" in names
 
 
-def test_images_come_from_the_ai2thor_frames(thor: type[HouseholdAsThor]) -> None:
-    task = task_named("turn_on_tv__", condition="baseline")
-    plan = task.data["plan"]
-    thor.scenes[plan.scene] = build_scene(plan, list(task.data["inventory"]))
-    env = make_env("asgard", task, config(image_size=48, env={"backend": "ai2thor"}))
+def test_images_come_from_the_ai2thor_frames(sent: list) -> None:
+    env = make_env("asgard", _task("turn_on_tv__", "baseline"), config(image_size=48, env={"backend": "ai2thor"}))
     observation = env.reset()
     assert len(observation.images) == 1 and observation.images[0].png.startswith(b"\x89PNG")
     env.close()
 
 
-def _thor_env(thor: type[HouseholdAsThor], prefix: str) -> Any:
-    task = task_named(prefix, condition="text_only")
-    plan = task.data["plan"]
-    thor.scenes[plan.scene] = build_scene(plan, list(task.data["inventory"]))
-    env = make_env("asgard", task, config(condition="text_only", env={"backend": "ai2thor"}))
+def _thor_env(sent: list, prefix: str) -> Any:
+    env = make_env("asgard", _task(prefix), config(condition="text_only", env={"backend": "ai2thor"}))
     env.reset()
-    thor.sent.clear()
+    sent.clear()
     return env
 
 
@@ -114,30 +72,34 @@ def _turn(env: Any, text: str) -> dict[str, Any]:
     return env.step(Command.valid(*text.split())).info
 
 
-def test_agent_actions_keep_ai2thors_checks_as_the_harness_does(thor: type[HouseholdAsThor]) -> None:
-    env = _thor_env(thor, "distribute__Tomato_Plate_Pot_Pan")
+def test_agent_actions_keep_ai2thors_checks_as_the_harness_does(sent: list) -> None:
+    env = _thor_env(sent, "distribute__Tomato_Plate_Pot_Pan")
     for text in ("FIND Fridge", "OPEN Fridge", "CLOSE Fridge", "FIND Knife", "PICKUP Knife", "FIND Tomato",
                  "SLICE Tomato", "PUT CounterTop"):
         assert _turn(env, text)["success"], text
-    sent = {action: args for action, args in thor.sent if "objectId" in args and action != "GetInteractablePoses"}
-    assert set(sent) >= {"OpenObject", "CloseObject", "PickupObject", "SliceObject", "PutObject"}
-    assert sent["OpenObject"]["forceAction"] is True and sent["OpenObject"]["openness"] == 1  # the harness forces it
-    assert sent["PutObject"]["placeStationary"] is True
-    assert all(args["forceAction"] is False for action, args in sent.items() if action != "OpenObject")
+    by_action = {action: args for action, args in sent if "objectId" in args and action != "GetInteractablePoses"}
+    assert set(by_action) >= {"OpenObject", "CloseObject", "PickupObject", "SliceObject", "PutObject"}
+    assert by_action["OpenObject"]["forceAction"] is True and by_action["OpenObject"]["openness"] == 1
+    assert by_action["PutObject"]["placeStationary"] is True
+    assert all(args["forceAction"] is False for action, args in by_action.items() if action != "OpenObject")
+    env.close()
 
 
-def test_water_left_in_dishes_is_poured_out_after_a_toggle_off(thor: type[HouseholdAsThor]) -> None:
-    env = _thor_env(thor, "distribute__Tomato_Plate_Pot_Pan")
-    world = env.sim.ctl._ctl.ctl.world  # the stand-in's household world behind AI2-THOR's API
-    mug = next(o for o in world.objects.values() if o.type == "Mug")
-    bowl = next(o for o in world.objects.values() if o.type == "Bowl")
-    world.set(mug.id, fill="water")
-    world.set(bowl.id, fill="coffee")
+def test_water_left_in_dishes_is_poured_out_after_a_toggle_off(sent: list) -> None:
+    env = _thor_env(sent, "distribute__Tomato_Plate_Pot_Pan")
+    thor = env.sim.ctl._ctl  # the real ai2thor Controller
+    objects = thor.last_event.metadata["objects"]
+    mug = next(o["objectId"] for o in objects if o["objectType"] == "Mug")
+    bowl = next(o["objectId"] for o in objects if o["objectType"] == "Bowl")
+    thor.step(action="FillObjectWithLiquid", objectId=mug, fillLiquid="water", forceAction=True)
+    thor.step(action="FillObjectWithLiquid", objectId=bowl, fillLiquid="coffee", forceAction=True)
     assert _turn(env, "FIND Faucet")["success"] and _turn(env, "TOGGLE_ON Faucet")["success"]
     assert _turn(env, "TOGGLE_OFF Faucet")["success"]
-    emptied = {args["objectId"]: args for a, args in thor.sent if a == "EmptyLiquidFromObject"}
-    # AI2-THOR's running faucet also filled what stood in the basin (the Cup here): poured out as well
-    assert mug.id in emptied and bowl.id not in emptied
+    emptied = {args["objectId"]: args for action, args in sent if action == "EmptyLiquidFromObject"}
+    # AI2-THOR's running faucet also filled what stood in the basin: poured out as well
+    assert mug in emptied and bowl not in emptied
     assert all(args["forceAction"] is False for args in emptied.values())
-    assert not [o.type for o in world.objects.values() if o.fill == "water"]
-    assert world.objects[mug.id].fill is None and world.objects[bowl.id].fill == "coffee"
+    state = {o["objectId"]: o for o in thor.last_event.metadata["objects"]}
+    assert not [o["objectType"] for o in state.values() if o.get("fillLiquid") == "water" and o["isFilledWithLiquid"]]
+    assert not state[mug]["isFilledWithLiquid"] and state[bowl]["fillLiquid"] == "coffee"
+    env.close()

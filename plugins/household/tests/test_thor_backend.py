@@ -133,3 +133,15 @@ def test_backend_env_builds_the_configured_backend_and_names_a_wrong_one() -> No
     assert backend_env("b", {"env": {"backend": "ai2thor"}}, **pick) == "t"
     with pytest.raises(ConfigError, match=r"b\.env\.backend: 'unity' is unknown; choose household or ai2thor"):
         backend_env("b", {"env": {"backend": "unity"}}, **pick)
+
+
+def test_a_player_executable_is_launched_with_a_display_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    from suite_household.thor_backend import EXECUTABLE_ENV, launch_settings
+
+    monkeypatch.delenv(EXECUTABLE_ENV, raising=False)
+    assert launch_settings() == {}
+    monkeypatch.setenv(EXECUTABLE_ENV, "suite-household-player")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    assert launch_settings() == {"local_executable_path": "suite-household-player", "x_display": ":0"}
+    monkeypatch.setenv("DISPLAY", ":3")
+    assert launch_settings() == {"local_executable_path": "suite-household-player"}

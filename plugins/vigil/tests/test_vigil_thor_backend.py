@@ -1,74 +1,30 @@
-"""`vigil.env.backend=ai2thor` through the shared adapter (suite_household.thor_backend + adapter).
-
-AI2-THOR cannot start here, so `ai2thor.controller.Controller` is replaced by a fake that answers with the
-embedded simulator's events (AI2-THOR's metadata keys, frames, segmentation): the episode then runs through
-ThorController and a world read back from metadata, exactly the path a real AI2-THOR takes.
-"""
+"""`vigil.env.backend=ai2thor` through the shared adapter (suite_household.thor_backend + adapter), driven through
+ai2thor 5.0.0's real Controller with `suite-household-player` serving the pack's houses (test_thor_player.py
+compares whole episodes with the household backend); skipped without the thor extra where it needs ai2thor."""
 
 from __future__ import annotations
 
 import pytest
-from suite.errors import ConfigError
-from suite_household.controller import Controller
-from suite_household.testing import install_fake_ai2thor
-from suite_vigil.episodes import house
+from suite_household.testing import record_thor_steps, use_household_player
 from suite_vigil.plugin import PACK_DIR, make_env
-from suite_vigil.tests.conftest import first, oracle_actions, report, run
+from suite_vigil.tests.conftest import first
 
 
-class FakeThor:
-    """Stands in for ai2thor.controller.Controller on a pack house (scene = the house name)."""
-
-    made: list[dict] = []
-
-    def __init__(self, scene: str, **settings: object) -> None:
-        FakeThor.made.append({"scene": scene, **settings})
-        self._ctl = Controller(house(str(PACK_DIR), scene), interactionDistance=1.5, **settings)
-        self.last_event = self._ctl.last_event
-
-    def step(self, **args: object) -> object:
-        self.last_event = self._ctl.step(**args)
-        return self.last_event
-
-    def stop(self) -> None:
-        """Nothing to release."""
-
-
-@pytest.fixture
-def fake_ai2thor(monkeypatch: pytest.MonkeyPatch) -> type[FakeThor]:
-    FakeThor.made = []
-    return install_fake_ai2thor(monkeypatch, FakeThor)
-
-
-def on_thor(task):
-    ep = {**task.data["episode"], "thor_scene": task.data["episode"]["house"]}
-    return type(task)(task.benchmark, task.id, {**task.data, "episode": ep, "backend": "ai2thor"},
-                      task.category, task.max_steps, task.meta)
-
-
-@pytest.mark.parametrize("family", ["AI", "SM"])
-def test_an_episode_settles_the_same_on_both_backends(fake_ai2thor: type[FakeThor], family: str) -> None:
-    task = first(family)
-    actions = [*oracle_actions(task), report("success")]
-    on_household, _ = run(task, actions)
-    thor_task = on_thor(task)
-    env = make_env("vigil", thor_task, None)
+def test_the_generated_packs_houses_go_to_ai2thor_as_houses(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("ai2thor.controller")
+    use_household_player(monkeypatch, PACK_DIR / "houses")
+    sent = record_thor_steps(monkeypatch)
+    task = first("PG")
+    env = make_env("vigil", type(task)(task.benchmark, task.id, {**task.data, "backend": "ai2thor"}), None)
     env.skip_images()
     env.reset()
     assert not env.sim.embedded
-    on_ai2thor, _ = run(thor_task, actions, env)
-    assert on_ai2thor.metrics["B"] and on_household.metrics["B"]
-    keep = ("W", "W_strict", "B", "FR", "NR", "steps", "progress_final", "too_far", "path_blocked")
-    assert {k: on_ai2thor.metrics[k] for k in keep} == {k: on_household.metrics[k] for k in keep}
-    made = fake_ai2thor.made[0]
-    assert (made["width"], made["height"], made["fieldOfView"], made["visibilityDistance"]) == (640, 480, 90.0, 6.0)
-    assert made["renderInstanceSegmentation"] is True
-
-
-def test_the_generated_pack_needs_a_thor_scene_for_ai2thor() -> None:
-    task = first("PG")
-    with pytest.raises(ConfigError, match="thor_scene"):
-        make_env("vigil", type(task)(task.benchmark, task.id, {**task.data, "backend": "ai2thor"}), None)
+    init = next(args for action, args in sent if action == "Initialize")
+    assert (init["fieldOfView"], init["visibilityDistance"], init["renderInstanceSegmentation"]) == (90.0, 6.0, True)
+    house = next(args["house"] for action, args in sent if action == "CreateHouse")
+    assert house["metadata"]["name"] == task.data["episode"]["house"]
+    assert env.sim.ctl.settings["width"] == 640 and env.sim.event.metadata["screenHeight"] == 480
+    env.close()
 
 
 def test_ray_gives_each_ai2thor_simulator_a_gpu() -> None:
