@@ -28,7 +28,7 @@ from suite.records import Task
 from suite.store import RunStore
 
 HERE = Path(__file__).resolve().parent
-TIMINGS = {"duration_s", "agent_s", "env_s", "latency_s"}
+TIMINGS = {"duration_s", "agent_s", "env_s", "latency_s", "placement"}
 COUNTER = ["run", "--plugins", "template", "--model", "scripted/ray-counter", "--no-report", "model.cache=false"]
 
 

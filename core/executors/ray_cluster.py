@@ -79,9 +79,14 @@ def capacity(resources: dict[str, float], nodes: list[dict[str, float]]) -> int:
     return sum(min(math.floor(node.get(key, 0.0) / amount + 1e-9) for key, amount in needs) for node in nodes)
 
 
+def live_nodes() -> dict[str, dict[str, float]]:
+    """The resources of every live node of the cluster, by node id."""
+    return {node["NodeID"]: node["Resources"] for node in ray.nodes() if node.get("Alive")}
+
+
 def node_resources() -> list[dict[str, float]]:
     """The resources of every live node of the cluster."""
-    return [node["Resources"] for node in ray.nodes() if node.get("Alive")]
+    return list(live_nodes().values())
 
 
 @dataclass
