@@ -261,3 +261,94 @@ def test_local_executor_is_the_default_and_never_imports_ray(tmp_path: Path) -> 
             "'--no-report']); sys.exit(code or ('ray' in sys.modules) * 7)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
     assert RunStore(tmp_path / "r").meta()["executor"] == "local"
+
+
+def named_services(timeout_s: float = 60) -> Any:
+    """The handle of the running run's `ModelServices` actor, once it exists."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        names = [a["name"] for a in ray.util.list_named_actors(all_namespaces=True)
+                 if a["name"].startswith("suite-model-services-")]
+        if names:
+            return ray.get_actor(names[0], namespace=next(
+                a["namespace"] for a in ray.util.list_named_actors(all_namespaces=True) if a["name"] == names[0]))
+        time.sleep(0.05)
+    raise AssertionError("no ModelServices actor appeared")
+
+
+def test_model_services_killed_mid_run_changes_no_outcome(data: Path, tmp_path: Path) -> None:
+    common = ["run", "--plugins", "template", "--model", "scripted/ray-counter-slow", "--no-report",
+              "model.cache=false", "--limit", "8", "--seed", "5", "--concurrency", "2", "--max-cost", "100"]
+    local, on_ray = tmp_path / "local", tmp_path / "ray"
+    assert main([*common, "--out", str(local)]) == 0
+    killed = []
+
+    def kill_when_one_is_done() -> None:
+        services = named_services()
+        from run_processes import finished
+        while finished(on_ray) < 1:
+            time.sleep(0.05)
+        ray.kill(services, no_restart=False)  # its process dies; Ray starts it again
+        killed.append(finished(on_ray))
+
+    import threading
+    killer = threading.Thread(target=kill_when_one_is_done, daemon=True)
+    killer.start()
+    assert main([*common, "--executor", "ray", "--out", str(on_ray)]) == 0
+    killer.join(5)
+    assert killed and killed[0] < 8, "the kill must land mid-run"
+    records = RunStore(on_ray).records()
+    assert without_timings(records) == without_timings(RunStore(local).records())
+    assert RunStore(on_ray).counts() == {"done": 8} and set(attempts(on_ray).values()) == {1}
+    check_traces(on_ray)
+
+
+def test_model_services_restart_keeps_the_ledger(ray_address: str, tmp_path: Path) -> None:
+    from suite.executors.ray_models import start_services
+    cfg = OmegaConf.create({"model": {"rpm": None, "tpm": None}, "run": {"max_cost": 0.05}})
+    services = start_services(cfg, tmp_path / "ledger.pkl", "suite-model-services-test-restart")
+    ledger = SharedLedger(services, 0.05)
+    ledger.record(ModelReply("x", 3, 4, 0.03, cached=False, latency_s=0.0, request_hash="h", attempts=1), "e1")
+    ray.kill(services, no_restart=False)
+    assert ledger.episode("e1").cost_usd == pytest.approx(0.03)  # answered by the restarted actor
+    ledger.record(ModelReply("y", 1, 1, 0.03, cached=False, latency_s=0.0, request_hash="h", attempts=1), "e2")
+    with pytest.raises(BudgetExceeded):
+        ledger.check()
+    assert ray.get(services.totals.remote(None)).cost_usd == pytest.approx(0.06)
+    ray.kill(services)
+
+
+def test_episode_of_a_run_that_stops_on_an_error_is_left_pending(data: Path, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SUITE_RAYTEST_FRAGILE", "1")  # after the crash no worker can start: the run stops
+    write_tasks(data, "faults", {"id": "dies-once", "steps": 3, "fault": "crash_once", "fault_at": 2})
+    out = tmp_path / "r"
+    with pytest.raises(RuntimeError, match="cannot load the faults plugin"):
+        main(["run", "--plugins", "faults", "--agent", "walker", "--executor", "ray", "--concurrency", "1",
+              "--out", str(out), "--no-report"])
+    assert RunStore(out).counts() == {"pending": 1}  # never `running`: `--resume` runs it again
+
+
+def test_an_image_seen_again_is_stored_once_as_locally(data: Path, tmp_path: Path) -> None:
+    write_tasks(data, "faults", {"id": "camera", "steps": 4, "image": True})
+    run = ["run", "--plugins", "faults", "--agent", "walker", "--no-report"]
+    local, on_ray = tmp_path / "local", tmp_path / "ray"
+    assert main([*run, "--out", str(local)]) == 0
+    assert main([*run, "--executor", "ray", "--out", str(on_ray)]) == 0
+    pngs = [sorted(p.name for p in (root / "frames").rglob("*.png")) for root in (local, on_ray)]
+    assert pngs[0] == pngs[1] == ["0000_0.png"]
+    refs = [[e.get("images") for e in RunStore(root).read_trace("faults/camera")] for root in (local, on_ray)]
+    assert refs[0] == refs[1] and len(refs[0]) == 6
+
+
+def test_records_say_where_each_episode_ran(data: Path, tmp_path: Path) -> None:
+    write_tasks(data, "gpusim", {"id": "g0", "steps": 1})
+    write_tasks(data, "faults", {"id": "c0", "steps": 1})
+    out = tmp_path / "r"
+    assert main(["run", "--plugins", "faults,gpusim", "--agent", "walker", "--executor", "ray", "--out", str(out),
+                 "--no-report"]) == 0
+    placed = {r["benchmark"]: r["placement"] for r in RunStore(out).records()}
+    node = ray.util.get_node_ip_address()
+    assert placed["gpusim"]["node"] == placed["faults"]["node"] == node
+    assert placed["gpusim"]["gpus"] == ["0"] and "gpus" not in placed["faults"]
+    assert placed["faults"]["node_id"] == ray.get_runtime_context().get_node_id()

@@ -24,13 +24,15 @@ WORKER_CONCURRENCY = 2
 
 
 @contextmanager
-def connected(address: str | None) -> Iterator[None]:
-    """Use the Ray this process is already connected to, else join `address` (None: start a local Ray)."""
+def connected(address: str | None, node_ip_address: str | None = None) -> Iterator[None]:
+    """Use the Ray this process is already connected to, else join `address` (None: start a local Ray) as a
+    driver on the node at `node_ip_address` (None: the address Ray finds for this machine)."""
     if ray.is_initialized():
         yield
         return
     try:
-        ray.init(address=address or None, include_dashboard=False, logging_level=logging.WARNING)
+        ray.init(address=address or None, include_dashboard=False, logging_level=logging.WARNING,
+                 _node_ip_address=node_ip_address or None)
     except ConnectionError as exc:
         raise SuiteError(f"cannot join the Ray cluster at {address!r}: {exc}") from None
     try:
