@@ -33,7 +33,8 @@ class RayExecutor:
         """Run every task on worker actors; returns `complete`, or `stopped` when the cost budget ran out or
         episodes no node could host were left pending."""
         cfg = session.cfg
-        with connected(cfg.ray.get("address"), cfg.ray.get("node_ip_address")), tempfile.TemporaryDirectory(prefix="suite-ray-") as state:
+        joined = connected(cfg.ray.get("address"), cfg.ray.get("node_ip_address"))
+        with joined, tempfile.TemporaryDirectory(prefix="suite-ray-") as state:
             pools = plan(session.host, cfg, tasks)
             services = None
             if clients(session.model):
