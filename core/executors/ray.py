@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 #: How often a waiting slot looks again for room, and how stale the driver's view of the cluster may be.
 WAIT_S = 0.5
+#: How long an attempt whose actor became unreachable waits to learn whether its node died (Ray's health checks
+#: declare a node dead after about 15 s).
+NODE_GRACE_S = 45.0
 
 
 class RayExecutor:
@@ -194,10 +197,17 @@ class Fleet:
             if pool is not None:
                 pool.bound -= 1
 
-    def lost(self, worker: Worker) -> bool:
-        """Whether the worker's node has left the cluster."""
-        self.look(force=True)
-        return worker.where["node_id"] not in self.nodes
+    async def lost(self, worker: Worker, unreachable: bool) -> bool:
+        """Whether the worker's node has left the cluster; for an unreachable actor, wait up to NODE_GRACE_S for
+        the cluster to say whether its node is gone."""
+        deadline = time.monotonic() + (NODE_GRACE_S if unreachable else 0.0)
+        while True:
+            self.look(force=True)
+            if worker.where["node_id"] not in self.nodes:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(WAIT_S)
 
     async def episode(self, pool: Pool, worker: Worker | None, task: Task) -> Worker | None:
         """Run one episode to its record, retrying on fresh actors; returns the worker to reuse, or None.
@@ -228,7 +238,7 @@ class Fleet:
                     self.stopped = True
                     return worker
                 ray.kill(worker.actor)
-                if self.lost(worker):
+                if await self.lost(worker, attempt.unreachable):
                     replay.abandon()
                     store.mark_pending([task.key])
                     pool.tasks.appendleft(task)
