@@ -352,3 +352,58 @@ def test_records_say_where_each_episode_ran(data: Path, tmp_path: Path) -> None:
     assert placed["gpusim"]["node"] == placed["faults"]["node"] == node
     assert placed["gpusim"]["gpus"] == ["0"] and "gpus" not in placed["faults"]
     assert placed["faults"]["node_id"] == ray.get_runtime_context().get_node_id()
+
+
+@pytest.mark.parametrize("benchmark", ["asgard", "longact"])
+def test_ai2thor_simulators_declare_a_gpu_and_fail_early_without_one(benchmark: str,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import suite.executors.ray_cluster as ray_cluster
+    from suite.errors import ConfigError
+    host = build_host()
+    thor = OmegaConf.create({benchmark: {"env": {"backend": "ai2thor"}}})
+    assert resources_of(host, OmegaConf.create({}), benchmark) == {"num_cpus": 1.0}
+    assert resources_of(host, thor, benchmark) == {"num_cpus": 1.0, "num_gpus": 1.0}
+    monkeypatch.setattr(ray_cluster, "node_resources", lambda: [{"CPU": 8.0}, {"CPU": 4.0}])
+    with pytest.raises(ConfigError, match=f"^{benchmark} needs .*'num_gpus': 1.0.* no node") as failed:
+        plan(host, thor, [Task(benchmark, "t1", {})])
+    assert "\n" not in str(failed.value)
+
+
+class PendingStore:
+    """Records which episodes the fleet leaves pending."""
+
+    def __init__(self) -> None:
+        self.pending: list[str] = []
+
+    def mark_pending(self, keys: list[str]) -> None:
+        """Note them."""
+        self.pending += keys
+
+
+def test_episodes_no_live_node_can_host_wait_then_are_left_pending(monkeypatch: pytest.MonkeyPatch) -> None:
+    import suite.executors.ray as ray_executor
+    from suite.executors.ray import Fleet
+    from suite.executors.ray_cluster import Pool
+    nodes = {"a": {"CPU": 2.0, "GPU": 1.0}}
+    monkeypatch.setattr(ray_executor, "live_nodes", lambda: dict(nodes))
+    notes: list[str] = []
+    session = type("Session", (), {})()
+    session.cfg = OmegaConf.create({"run": {"concurrency": 4}, "ray": {"max_retries": 2, "unplaceable_timeout_s": 0.2}})
+    session.store, session.progress = PendingStore(), type("Progress", (), {"note": lambda self, m: notes.append(m)})()
+    gpu, cpu = Pool({"num_gpus": 1.0}), Pool({"num_cpus": 1.0})
+    gpu.tasks.extend([Task("g", "1", {}), Task("g", "2", {})])
+    cpu.tasks.append(Task("c", "1", {}))
+    fleet = Fleet(session, None, [gpu, cpu])
+    fleet.look(force=True)
+    assert (gpu.capacity, cpu.capacity) == (1, 2) and not notes
+    nodes.clear()
+    nodes["b"] = {"CPU": 4.0}  # the GPU node left, a CPU node joined
+    fleet.look(force=True)
+    assert (gpu.capacity, cpu.capacity) == (0, 4)
+    assert "2 episode(s) of g wait: no live node offers {'num_gpus': 1.0}" in notes[-1]
+    gpu.bound = 1  # a slot holds an actor of the GPU pool: it moves on to the CPU pool
+    assert fleet.choose(None) is cpu and fleet.choose(gpu) is cpu
+    time.sleep(0.25)
+    fleet.look(force=True)
+    assert session.store.pending == ["g/1", "g/2"] == fleet.left_pending and not gpu.tasks
+    assert "left 2 episode(s) of g pending" in notes[-1] and len(cpu.tasks) == 1

@@ -100,9 +100,9 @@ def cluster() -> Iterator[tuple[str, Path, dict[str, str]]]:
         for node, extra in ((HEAD, ["--head", f"--port={port}", "--num-cpus=1", "--include-dashboard=false"]),
                             (WORKER, [f"--address={HEAD}:{port}", "--num-cpus=2", "--num-gpus=0"])):
             name = "h" if node == HEAD else "w"
+            ports = [f"--dashboard-agent-listen-port={free_port(node)}", f"--metrics-export-port={free_port(node)}"]
             started = subprocess.run([ray_cmd, "start", f"--node-ip-address={node}", f"--temp-dir={root}/{name}",
-                                      *extra, "--disable-usage-stats", f"--dashboard-agent-listen-port={free_port(node)}",
-                                      f"--metrics-export-port={free_port(node)}"],
+                                      *extra, "--disable-usage-stats", *ports],
                                      env=env, capture_output=True, text=True, timeout=150)
             assert started.returncode == 0, started.stderr[-3000:] + started.stdout[-1000:]
         yield f"{HEAD}:{port}", root, env

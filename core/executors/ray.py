@@ -124,12 +124,12 @@ class Fleet:
                           f"{pool.resources}; they are left pending for --resume after "
                           f"{self.unplaceable_timeout_s:g} s (ray.unplaceable_timeout_s) unless such a node joins")
             elif now - since >= self.unplaceable_timeout_s:
-                keys = [t.key for t in pool.tasks]
+                keys, names = [t.key for t in pool.tasks], self.benchmarks(pool)
                 pool.tasks.clear()
                 self.session.store.mark_pending(keys)
                 self.left_pending += keys
-                self.note(f"left {len(keys)} episode(s) of {self.benchmarks(pool)} pending: no node offered "
-                          f"{pool.resources} for {self.unplaceable_timeout_s:g} s; `suite run --resume` runs them")
+                self.note(f"left {len(keys)} episode(s) of {names} pending: no node offered {pool.resources} for "
+                          f"{self.unplaceable_timeout_s:g} s; `suite run --resume` runs them")
 
     @staticmethod
     def benchmarks(pool: Pool) -> str:
@@ -139,7 +139,7 @@ class Fleet:
     def choose(self, current: Pool | None) -> Pool | None:
         """The pool a slot serves next: its own while it has episodes and room, else one with room for another
         actor (None: wait)."""
-        if current is not None and current.tasks and current.bound <= current.capacity:
+        if current is not None and current.tasks and 0 < current.bound <= current.capacity:
             return current
         return max((p for p in self.pools if p.tasks and p is not current and p.bound < p.capacity),
                    key=lambda p: len(p.tasks), default=None)
