@@ -50,6 +50,9 @@ class RayExecutor:
             finally:
                 if services is not None:
                     ray.kill(services)
+        if fleet.left_pending and session.stop_cause is None:
+            session.stop_cause = (f"{len(fleet.left_pending)} episode(s) were left pending: no node of the cluster "
+                                  "offered their resources (ray.unplaceable_timeout_s); `suite run --resume` runs them")
         return "stopped" if fleet.stopped or fleet.left_pending else "complete"
 
 
