@@ -99,6 +99,9 @@ def test_ray_run_matches_local_run_and_reports_and_replays(data: Path, tmp_path:
     for root in (local, on_ray):
         assert main(["report", str(root), "--format", "json"]) == 0
         reports.append(json.loads(capsys.readouterr().out)["rows"][0]["benchmarks"])
+    nodes = reports[1]["counter"].pop("nodes")  # where the Ray run placed its episodes: this machine's node
+    outcomes = {k: v for k, v in reports[0]["counter"]["outcomes"].items() if v}
+    assert nodes == {ray.util.get_node_ip_address(): {"episodes": 8, "outcomes": outcomes, "gpus": []}}
     assert reports[0] == reports[1]
     assert main(["replay", str(on_ray), "--out", str(tmp_path / "replayed")]) == 0
     assert "8/8 trajectories identical" in capsys.readouterr().out
