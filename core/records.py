@@ -212,10 +212,14 @@ class EpisodeRecord:
     cached_prompt_tokens: int = 0  # served from the response cache: not spent, not in prompt_tokens
     cached_completion_tokens: int = 0
     earlier_run_replies: int = 0  # replies served from the cache that an earlier run stored (`--cache`)
+    placement: dict[str, Any] | None = None  # where a Ray executor ran it: node address and id, GPU ids if any
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form stored in the run database."""
-        return asdict(self)
+        """The JSON form stored in the run database (`placement` only when known)."""
+        data = asdict(self)
+        if data["placement"] is None:
+            del data["placement"]
+        return data
 
 
 def prompt_hash(messages: list[dict[str, Any]]) -> str:

@@ -102,8 +102,8 @@ class RunSession:
         worker thread."""
         return inline if self.host.benchmark(benchmark).inline_env else asyncio.to_thread
 
-    def record(self, task: Task, result: EpisodeResult) -> EpisodeRecord:
-        """Turn a finished episode into its stored record (shared by every executor)."""
+    def record(self, task: Task, result: EpisodeResult, placement: dict[str, Any] | None = None) -> EpisodeRecord:
+        """Turn a finished episode into its stored record (shared by every executor; `placement`: where it ran)."""
         traj, settle = result.trajectory, result.settlement
         usage = [s.usage for s in traj.steps]
         return EpisodeRecord(
@@ -130,11 +130,12 @@ class RunSession:
             duration_s=round(result.duration_s, 6),
             trace=str(self.store.trace_path(task.key).relative_to(self.store.root)),
             data_source=self.data_labels.get(task.benchmark, "unknown"),
+            placement=placement,
         )
 
-    def complete(self, task: Task, result: EpisodeResult) -> EpisodeRecord:
+    def complete(self, task: Task, result: EpisodeResult, placement: dict[str, Any] | None = None) -> EpisodeRecord:
         """Store a finished episode once, tell the trackers, advance the progress display."""
-        record = self.record(task, result)
+        record = self.record(task, result, placement)
         if self.store.finish(record):
             cause = self.first_failures.observe(record) if self.first_failures else None
             if cause and self.stop_cause is None:

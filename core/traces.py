@@ -69,6 +69,11 @@ def dumps(event: dict[str, Any]) -> str:
     return json.dumps(event, ensure_ascii=False, default=_plain)
 
 
+def frame_path(stem: str, step: int, index: int) -> str:
+    """Where the `index`-th image of the observation after `step` steps is stored, relative to the run folder."""
+    return f"frames/{stem}/{step:04d}_{index}.png"
+
+
 class TraceWriter:
     """Appends an episode's events to its JSONL trace as they happen; images go to frames/ as PNG."""
 
@@ -118,7 +123,7 @@ class TraceWriter:
         refs = []
         for i, image in enumerate(observation.images):
             if image.path is None and image.png is not None:
-                rel = Path("frames") / self.stem / f"{step:04d}_{i}.png"
+                rel = Path(frame_path(self.stem, step, i))
                 (self.root / rel).parent.mkdir(parents=True, exist_ok=True)
                 (self.root / rel).write_bytes(image.png)
                 image.path = str(rel)

@@ -3,7 +3,12 @@
 - `faults`: a walk of `steps` steps whose simulator can crash its process or hang at step `fault_at`
   (`fault`: crash_once, crash_always, hang_once; "once" is remembered by a marker file beside the data).
 - `gpusim`: the same walk, declaring half a GPU per simulator, to check how a mixed run is packed.
-- `scripted/ray-counter`: a deterministic model for the template's `counter` benchmark whose outcomes vary.
+- `scripted/ray-counter`: a deterministic model for the template's `counter` benchmark whose outcomes vary;
+  `scripted/ray-counter-slow` answers the same after 0.15 s (episodes long enough to break something mid-run).
+
+A task with `"image": true` shows the same image object in every observation (a static camera). With
+`SUITE_RAYTEST_FRAGILE` set, a process whose data already holds a crash marker fails to load this plugin (a
+worker actor that cannot start after a crash).
 
 Each benchmark reads `tasks.jsonl` from `$SUITE_DATA_DIR/<benchmark>`.
 """
@@ -22,7 +27,7 @@ from typing import Any
 from suite.agents import PolicyAgent
 from suite.hookspecs import hookimpl
 from suite.models import register_script
-from suite.records import Action, Observation, Settlement, StepResult, Task
+from suite.records import Action, Image, Observation, Settlement, StepResult, Task
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric
 
 RESOURCES = {"faults": {"num_cpus": 1.0}, "gpusim": {"num_cpus": 1.0, "num_gpus": 0.5}}
@@ -56,7 +61,16 @@ class WalkEnv:
     def reset(self) -> Observation:
         """Start at step 0."""
         self.count = 0
-        return Observation(text=f"step 0 of {self.task.data['steps']} in process {os.getpid()}")
+        return Observation(text=f"step 0 of {self.task.data['steps']} in process {os.getpid()}",
+                           images=self.camera())
+
+    def camera(self) -> list[Image]:
+        """The one image of a static camera (the same object every time), when the task has one."""
+        if not self.task.data.get("image"):
+            return []
+        if not hasattr(self, "frame"):
+            self.frame = Image(png=b"\x89PNG fake frame", label="camera")
+        return [self.frame]
 
     def _fault(self) -> None:
         kind = self.task.data.get("fault") or ""
@@ -77,7 +91,7 @@ class WalkEnv:
             self._fault()
         time.sleep(self.task.data.get("sleep_s", 0))
         info = {"resources": assigned_resources()} if self.task.benchmark == "gpusim" else {}
-        return StepResult(Observation(text=f"step {self.count}"), feedback="ok",
+        return StepResult(Observation(text=f"step {self.count}", images=self.camera()), feedback="ok",
                           done=self.count >= self.task.data["steps"], info=info)
 
     def close(self) -> None:
@@ -92,7 +106,11 @@ def walk(task: Task, env: Any, observation: Observation, history: list[Any]) -> 
 @hookimpl
 def register(registry: Any) -> None:
     """Declare both benchmarks, the `walker` agent, their data, and `scripted/ray-counter`."""
+    markers = Path(os.environ.get("SUITE_DATA_DIR", "/nonexistent")) / "faults" / "markers"
+    if os.environ.get("SUITE_RAYTEST_FRAGILE") and any(markers.glob("*.crash_once")):
+        raise RuntimeError("this process cannot load the faults plugin after a crash")
     register_script("ray-counter", counter_reply)
+    register_script("ray-counter-slow", counter_reply, latency_s=0.15)
     for name, resources in RESOURCES.items():
         registry.add_benchmark(BenchmarkSpec(name, "a walk for the Ray executor tests", [Metric("success", "SR")],
                                              resources=resources))

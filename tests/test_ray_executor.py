@@ -28,7 +28,7 @@ from suite.records import Task
 from suite.store import RunStore
 
 HERE = Path(__file__).resolve().parent
-TIMINGS = {"duration_s", "agent_s", "env_s", "latency_s"}
+TIMINGS = {"duration_s", "agent_s", "env_s", "latency_s", "placement"}
 COUNTER = ["run", "--plugins", "template", "--model", "scripted/ray-counter", "--no-report", "model.cache=false"]
 
 
@@ -99,6 +99,9 @@ def test_ray_run_matches_local_run_and_reports_and_replays(data: Path, tmp_path:
     for root in (local, on_ray):
         assert main(["report", str(root), "--format", "json"]) == 0
         reports.append(json.loads(capsys.readouterr().out)["rows"][0]["benchmarks"])
+    nodes = reports[1]["counter"].pop("nodes")  # where the Ray run placed its episodes: this machine's node
+    outcomes = {k: v for k, v in reports[0]["counter"]["outcomes"].items() if v}
+    assert nodes == {ray.util.get_node_ip_address(): {"episodes": 8, "outcomes": outcomes, "gpus": []}}
     assert reports[0] == reports[1]
     assert main(["replay", str(on_ray), "--out", str(tmp_path / "replayed")]) == 0
     assert "8/8 trajectories identical" in capsys.readouterr().out
@@ -261,3 +264,149 @@ def test_local_executor_is_the_default_and_never_imports_ray(tmp_path: Path) -> 
             "'--no-report']); sys.exit(code or ('ray' in sys.modules) * 7)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
     assert RunStore(tmp_path / "r").meta()["executor"] == "local"
+
+
+def named_services(timeout_s: float = 60) -> Any:
+    """The handle of the running run's `ModelServices` actor, once it exists."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        names = [a["name"] for a in ray.util.list_named_actors(all_namespaces=True)
+                 if a["name"].startswith("suite-model-services-")]
+        if names:
+            return ray.get_actor(names[0], namespace=next(
+                a["namespace"] for a in ray.util.list_named_actors(all_namespaces=True) if a["name"] == names[0]))
+        time.sleep(0.05)
+    raise AssertionError("no ModelServices actor appeared")
+
+
+def test_model_services_killed_mid_run_changes_no_outcome(data: Path, tmp_path: Path) -> None:
+    common = ["run", "--plugins", "template", "--model", "scripted/ray-counter-slow", "--no-report",
+              "model.cache=false", "--limit", "8", "--seed", "5", "--concurrency", "2", "--max-cost", "100"]
+    local, on_ray = tmp_path / "local", tmp_path / "ray"
+    assert main([*common, "--out", str(local)]) == 0
+    killed = []
+
+    def kill_when_one_is_done() -> None:
+        services = named_services()
+        from run_processes import finished
+        while finished(on_ray) < 1:
+            time.sleep(0.05)
+        ray.kill(services, no_restart=False)  # its process dies; Ray starts it again
+        killed.append(finished(on_ray))
+
+    import threading
+    killer = threading.Thread(target=kill_when_one_is_done, daemon=True)
+    killer.start()
+    assert main([*common, "--executor", "ray", "--out", str(on_ray)]) == 0
+    killer.join(5)
+    assert killed and killed[0] < 8, "the kill must land mid-run"
+    records = RunStore(on_ray).records()
+    assert without_timings(records) == without_timings(RunStore(local).records())
+    assert RunStore(on_ray).counts() == {"done": 8} and set(attempts(on_ray).values()) == {1}
+    check_traces(on_ray)
+
+
+def test_model_services_restart_keeps_the_ledger(ray_address: str, tmp_path: Path) -> None:
+    from suite.executors.ray_models import start_services
+    cfg = OmegaConf.create({"model": {"rpm": None, "tpm": None}, "run": {"max_cost": 0.05}})
+    services = start_services(cfg, tmp_path / "ledger.pkl", "suite-model-services-test-restart")
+    ledger = SharedLedger(services, 0.05)
+    ledger.record(ModelReply("x", 3, 4, 0.03, cached=False, latency_s=0.0, request_hash="h", attempts=1), "e1")
+    ray.kill(services, no_restart=False)
+    assert ledger.episode("e1").cost_usd == pytest.approx(0.03)  # answered by the restarted actor
+    ledger.record(ModelReply("y", 1, 1, 0.03, cached=False, latency_s=0.0, request_hash="h", attempts=1), "e2")
+    with pytest.raises(BudgetExceeded):
+        ledger.check()
+    assert ray.get(services.totals.remote(None)).cost_usd == pytest.approx(0.06)
+    ray.kill(services)
+
+
+def test_episode_of_a_run_that_stops_on_an_error_is_left_pending(data: Path, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SUITE_RAYTEST_FRAGILE", "1")  # after the crash no worker can start: the run stops
+    write_tasks(data, "faults", {"id": "dies-once", "steps": 3, "fault": "crash_once", "fault_at": 2})
+    out = tmp_path / "r"
+    with pytest.raises(RuntimeError, match="cannot load the faults plugin"):
+        main(["run", "--plugins", "faults", "--agent", "walker", "--executor", "ray", "--concurrency", "1",
+              "--out", str(out), "--no-report"])
+    assert RunStore(out).counts() == {"pending": 1}  # never `running`: `--resume` runs it again
+
+
+def test_an_image_seen_again_is_stored_once_as_locally(data: Path, tmp_path: Path) -> None:
+    write_tasks(data, "faults", {"id": "camera", "steps": 4, "image": True})
+    run = ["run", "--plugins", "faults", "--agent", "walker", "--no-report"]
+    local, on_ray = tmp_path / "local", tmp_path / "ray"
+    assert main([*run, "--out", str(local)]) == 0
+    assert main([*run, "--executor", "ray", "--out", str(on_ray)]) == 0
+    pngs = [sorted(p.name for p in (root / "frames").rglob("*.png")) for root in (local, on_ray)]
+    assert pngs[0] == pngs[1] == ["0000_0.png"]
+    refs = [[e.get("images") for e in RunStore(root).read_trace("faults/camera")] for root in (local, on_ray)]
+    assert refs[0] == refs[1] and len(refs[0]) == 6
+
+
+def test_records_say_where_each_episode_ran(data: Path, tmp_path: Path) -> None:
+    write_tasks(data, "gpusim", {"id": "g0", "steps": 1})
+    write_tasks(data, "faults", {"id": "c0", "steps": 1})
+    out = tmp_path / "r"
+    assert main(["run", "--plugins", "faults,gpusim", "--agent", "walker", "--executor", "ray", "--out", str(out),
+                 "--no-report"]) == 0
+    placed = {r["benchmark"]: r["placement"] for r in RunStore(out).records()}
+    node = ray.util.get_node_ip_address()
+    assert placed["gpusim"]["node"] == placed["faults"]["node"] == node
+    assert placed["gpusim"]["gpus"] == ["0"] and "gpus" not in placed["faults"]
+    assert placed["faults"]["node_id"] == ray.get_runtime_context().get_node_id()
+
+
+@pytest.mark.parametrize("benchmark", ["asgard", "longact"])
+def test_ai2thor_simulators_declare_a_gpu_and_fail_early_without_one(benchmark: str,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import suite.executors.ray_cluster as ray_cluster
+    from suite.errors import ConfigError
+    host = build_host()
+    thor = OmegaConf.create({benchmark: {"env": {"backend": "ai2thor"}}})
+    assert resources_of(host, OmegaConf.create({}), benchmark) == {"num_cpus": 1.0}
+    assert resources_of(host, thor, benchmark) == {"num_cpus": 1.0, "num_gpus": 1.0}
+    monkeypatch.setattr(ray_cluster, "node_resources", lambda: [{"CPU": 8.0}, {"CPU": 4.0}])
+    with pytest.raises(ConfigError, match=f"^{benchmark} needs .*'num_gpus': 1.0.* no node") as failed:
+        plan(host, thor, [Task(benchmark, "t1", {})])
+    assert "\n" not in str(failed.value)
+
+
+class PendingStore:
+    """Records which episodes the fleet leaves pending."""
+
+    def __init__(self) -> None:
+        self.pending: list[str] = []
+
+    def mark_pending(self, keys: list[str]) -> None:
+        """Note them."""
+        self.pending += keys
+
+
+def test_episodes_no_live_node_can_host_wait_then_are_left_pending(monkeypatch: pytest.MonkeyPatch) -> None:
+    import suite.executors.ray as ray_executor
+    from suite.executors.ray import Fleet
+    from suite.executors.ray_cluster import Pool
+    nodes = {"a": {"CPU": 2.0, "GPU": 1.0}}
+    monkeypatch.setattr(ray_executor, "live_nodes", lambda: dict(nodes))
+    notes: list[str] = []
+    session = type("Session", (), {})()
+    session.cfg = OmegaConf.create({"run": {"concurrency": 4}, "ray": {"max_retries": 2, "unplaceable_timeout_s": 0.2}})
+    session.store, session.progress = PendingStore(), type("Progress", (), {"note": lambda self, m: notes.append(m)})()
+    gpu, cpu = Pool({"num_gpus": 1.0}), Pool({"num_cpus": 1.0})
+    gpu.tasks.extend([Task("g", "1", {}), Task("g", "2", {})])
+    cpu.tasks.append(Task("c", "1", {}))
+    fleet = Fleet(session, None, [gpu, cpu])
+    fleet.look(force=True)
+    assert (gpu.capacity, cpu.capacity) == (1, 2) and not notes
+    nodes.clear()
+    nodes["b"] = {"CPU": 4.0}  # the GPU node left, a CPU node joined
+    fleet.look(force=True)
+    assert (gpu.capacity, cpu.capacity) == (0, 4)
+    assert "2 episode(s) of g wait: no live node offers {'num_gpus': 1.0}" in notes[-1]
+    gpu.bound = 1  # a slot holds an actor of the GPU pool: it moves on to the CPU pool
+    assert fleet.choose(None) is cpu and fleet.choose(gpu) is cpu
+    time.sleep(0.25)
+    fleet.look(force=True)
+    assert session.store.pending == ["g/1", "g/2"] == fleet.left_pending and not gpu.tasks
+    assert "left 2 episode(s) of g pending" in notes[-1] and len(cpu.tasks) == 1

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import tempfile
 import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import ray
 from omegaconf import OmegaConf
-from suite.errors import SuiteError
 from suite.executors.ray_attempt import ACTOR_FAULTS, TraceReplay, run_attempt
-from suite.executors.ray_cluster import Pool, connected, plan
+from suite.executors.ray_cluster import Pool, capacity, connected, live_nodes, plan
 from suite.executors.ray_models import clients, detach, start_services, travelling_scripts
 from suite.executors.ray_worker import EpisodeWorker, WorkerPayload
 from suite.records import Task
@@ -19,133 +22,240 @@ from suite.runner import FileSink
 if TYPE_CHECKING:
     from suite.runner import RunSession
 
+#: How often a waiting slot looks again for room, and how stale the driver's view of the cluster may be.
+WAIT_S = 0.5
+#: How long an attempt whose actor became unreachable waits to learn whether its node died (Ray's health checks
+#: declare a node dead after about 15 s).
+NODE_GRACE_S = 45.0
+
 
 class RayExecutor:
     """Same episodes and records as the local executor, spread over Ray actors with declared resources."""
 
     async def run(self, session: RunSession, tasks: list[Task]) -> str:
-        """Run every task on worker actors; returns `complete`, or `stopped` when the cost budget ran out."""
+        """Run every task on worker actors; returns `complete`, or `stopped` when the cost budget ran out or
+        episodes no node could host were left pending."""
         cfg = session.cfg
-        with connected(cfg.ray.get("address")):
+        joined = connected(cfg.ray.get("address"), cfg.ray.get("node_ip_address"))
+        with joined, tempfile.TemporaryDirectory(prefix="suite-ray-") as state:
             pools = plan(session.host, cfg, tasks)
-            services = start_services(cfg) if clients(session.model) else None
+            services = None
+            if clients(session.model):
+                services = start_services(cfg, Path(state) / "ledger.pkl", f"suite-model-services-{uuid.uuid4().hex}")
             payload = WorkerPayload(OmegaConf.to_container(cfg, resolve=True), detach(session.model), services,
                                     travelling_scripts(session.model))
-            fleet = Fleet(session, ray.put(payload))
+            fleet = Fleet(session, ray.put(payload), pools)
             try:
-                await fleet.run(pools)
+                await fleet.run()
             finally:
                 if services is not None:
                     ray.kill(services)
-        return "stopped" if fleet.stopped else "complete"
+        if fleet.left_pending and session.stop_cause is None:
+            session.stop_cause = (f"{len(fleet.left_pending)} episode(s) were left pending: no node of the cluster "
+                                  "offered their resources (ray.unplaceable_timeout_s); `suite run --resume` runs them")
+        return "stopped" if fleet.stopped or fleet.left_pending else "complete"
+
+
+@dataclass
+class Worker:
+    """A started worker actor and where it runs (`node`, `node_id`, and `gpus` when it holds some)."""
+
+    actor: Any
+    where: dict[str, Any]
 
 
 class Fleet:
     """`run.concurrency` slots, each with one worker actor at a time, taking episodes until none are left.
 
     A slot keeps its actor for the next episode of the same pool and moves to another pool (with a new actor)
-    when its own is empty; a dead or hung actor is replaced by a fresh one and the episode retried.
+    when its own is empty or has lost its room; a dead or hung actor is replaced by a fresh one and the episode
+    retried. How many actors a pool may have follows the live nodes of the cluster: an episode whose node left
+    runs again elsewhere without counting as a failure, and episodes that no live node can host wait, with a
+    message, up to `ray.unplaceable_timeout_s`, then are left pending for `--resume`.
     """
 
-    def __init__(self, session: RunSession, payload: Any) -> None:
+    def __init__(self, session: RunSession, payload: Any, pools: list[Pool]) -> None:
+        ray_cfg = session.cfg.ray
         self.session = session
         self.payload = payload
+        self.pools = pools
         self.concurrency = max(1, int(session.cfg.run.concurrency))
-        self.max_retries = max(0, int(session.cfg.ray.max_retries))
-        self.step_timeout_s = session.cfg.ray.get("step_timeout_s")
+        self.max_retries = max(0, int(ray_cfg.max_retries))
+        self.step_timeout_s = ray_cfg.get("step_timeout_s")
+        self.start_timeout_s = float(ray_cfg.get("actor_start_timeout_s") or 300)
+        self.unplaceable_timeout_s = float(ray_cfg.get("unplaceable_timeout_s", 900))
         self.stopped = False
+        self.left_pending: list[str] = []
+        self.nodes: dict[str, dict[str, float]] = {}
+        self._seen_at = -WAIT_S
+        self._waiting_since: dict[int, float] = {}
 
     def note(self, message: str) -> None:
         """A line above the progress display."""
         if self.session.progress:
             self.session.progress.note(f"ray: {message}")
 
-    async def run(self, pools: list[Pool]) -> None:
+    async def run(self) -> None:
         """Drain every pool; the first error stops every slot and is raised."""
-        slots = min(self.concurrency, sum(len(p.tasks) for p in pools), sum(p.capacity for p in pools))
+        slots = min(self.concurrency, sum(len(p.tasks) for p in self.pools))
         total = ray.cluster_resources()
-        self.note(f"{slots} simulator actor(s) at once on a cluster with {total.get('CPU', 0):g} CPU, "
+        self.note(f"up to {slots} simulator actor(s) at once on a cluster with {total.get('CPU', 0):g} CPU, "
                   f"{total.get('GPU', 0):g} GPU")
+        self.look(force=True)
         try:
             async with asyncio.TaskGroup() as group:
                 for _ in range(slots):
-                    group.create_task(self.slot(pools))
+                    group.create_task(self.slot())
         except BaseExceptionGroup as errors:
             raise errors.exceptions[0] from None
 
-    @staticmethod
-    def choose(pools: list[Pool], current: Pool | None) -> Pool | None:
-        """The pool a slot serves next: its own while it has episodes, else one with room for another actor."""
-        if current is not None and current.tasks:
-            return current
-        return max((p for p in pools if p.tasks and p.bound < p.capacity), key=lambda p: len(p.tasks), default=None)
+    def look(self, force: bool = False) -> None:
+        """Bring each pool's capacity up to date with the live nodes (at most every WAIT_S unless forced)."""
+        now = time.monotonic()
+        if not force and now - self._seen_at < WAIT_S:
+            return
+        self._seen_at, self.nodes = now, live_nodes()
+        for pool in self.pools:
+            pool.capacity = capacity(pool.resources, list(self.nodes.values()))
+            if pool.capacity or not pool.tasks:
+                if self._waiting_since.pop(id(pool), None) is not None and pool.tasks:
+                    self.note(f"a node for {self.benchmarks(pool)} joined; its episodes run again")
+                continue
+            since = self._waiting_since.setdefault(id(pool), now)
+            if since == now:
+                self.note(f"{len(pool.tasks)} episode(s) of {self.benchmarks(pool)} wait: no live node offers "
+                          f"{pool.resources}; they are left pending for --resume after "
+                          f"{self.unplaceable_timeout_s:g} s (ray.unplaceable_timeout_s) unless such a node joins")
+            elif now - since >= self.unplaceable_timeout_s:
+                keys, names = [t.key for t in pool.tasks], self.benchmarks(pool)
+                pool.tasks.clear()
+                self.session.store.mark_pending(keys)
+                self.left_pending += keys
+                self.note(f"left {len(keys)} episode(s) of {names} pending: no node offered {pool.resources} for "
+                          f"{self.unplaceable_timeout_s:g} s; `suite run --resume` runs them")
 
-    async def spawn(self, pool: Pool) -> Any:
-        """A fresh worker actor for `pool`, once it has started."""
+    @staticmethod
+    def benchmarks(pool: Pool) -> str:
+        """The benchmarks of a pool's waiting episodes."""
+        return ", ".join(sorted({t.benchmark for t in pool.tasks})) or "(none)"
+
+    def choose(self, current: Pool | None) -> Pool | None:
+        """The pool a slot serves next: its own while it has episodes and room, else one with room for another
+        actor (None: wait)."""
+        if current is not None and current.tasks and 0 < current.bound <= current.capacity:
+            return current
+        return max((p for p in self.pools if p.tasks and p is not current and p.bound < p.capacity),
+                   key=lambda p: len(p.tasks), default=None)
+
+    async def spawn(self, pool: Pool) -> Worker | None:
+        """A fresh worker actor for `pool`, once it has started; None when it did not start in time or its node
+        went away (the caller tries again later). A plugin's error while starting is raised."""
         actor = EpisodeWorker.options(**pool.options).remote(self.payload)
         try:
-            error = await actor.ready.remote()
-        except ACTOR_FAULTS as exc:
-            raise SuiteError(f"a Ray worker actor could not start: {str(exc).strip().splitlines()[0]}") from None
+            error, where = await asyncio.wait_for(actor.ready.remote(), self.start_timeout_s)
+        except (TimeoutError, *ACTOR_FAULTS) as exc:
+            ray.kill(actor)
+            why = f"not started after {self.start_timeout_s:g} s" if isinstance(exc, TimeoutError) else \
+                (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            self.note(f"a worker actor for {self.benchmarks(pool)} did not start ({why}); trying again")
+            self.look(force=True)
+            return None
         if error is not None:
             ray.kill(actor)
             raise error
-        return actor
+        return Worker(actor, where)
 
-    async def slot(self, pools: list[Pool]) -> None:
-        """Take episodes, one at a time, until no pool has any left for this slot or the budget stopped the run."""
-        actor, pool = None, None
+    def remaining(self) -> bool:
+        """Whether any pool still has episodes to hand out."""
+        return any(p.tasks for p in self.pools)
+
+    async def slot(self) -> None:
+        """Take episodes, one at a time, until no pool has any left or the budget stopped the run."""
+        worker: Worker | None = None
+        pool: Pool | None = None
         try:
-            while not self.stopped and (choice := self.choose(pools, pool)) is not None:
+            while not self.stopped and self.remaining():
+                self.look()
+                choice = self.choose(pool)
                 if choice is not pool:
-                    if actor is not None:
-                        ray.kill(actor)
-                        actor = None
+                    if worker is not None:
+                        ray.kill(worker.actor)
+                        worker = None
                     if pool is not None:
                         pool.bound -= 1
-                    pool, choice.bound = choice, choice.bound + 1
-                if actor is None:
-                    actor = await self.spawn(pool)
+                    pool = choice
+                    if pool is not None:
+                        pool.bound += 1
+                if pool is None:
+                    await asyncio.sleep(WAIT_S)
+                    continue
+                if worker is None and (worker := await self.spawn(pool)) is None:
+                    await asyncio.sleep(WAIT_S)
+                    continue
                 if pool.tasks and not self.stopped:
-                    actor = await self.episode(pool, actor, pool.tasks.popleft())
+                    worker = await self.episode(pool, worker, pool.tasks.popleft())
         finally:
-            if actor is not None:
-                ray.kill(actor)
+            if worker is not None:
+                ray.kill(worker.actor)
             if pool is not None:
                 pool.bound -= 1
 
-    async def episode(self, pool: Pool, actor: Any, task: Task) -> Any:
-        """Run one episode to its record, retrying on fresh actors; returns the actor to reuse, or None."""
+    async def lost(self, worker: Worker, unreachable: bool) -> bool:
+        """Whether the worker's node has left the cluster; for an unreachable actor, wait up to NODE_GRACE_S for
+        the cluster to say whether its node is gone."""
+        deadline = time.monotonic() + (NODE_GRACE_S if unreachable else 0.0)
+        while True:
+            self.look(force=True)
+            if worker.where["node_id"] not in self.nodes:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(WAIT_S)
+
+    async def episode(self, pool: Pool, worker: Worker | None, task: Task) -> Worker | None:
+        """Run one episode to its record, retrying on fresh actors; returns the worker to reuse, or None.
+
+        An attempt whose node left the cluster does not count as a failure: the episode goes back to its pool
+        and runs again from the start wherever there is room. Any error leaves the episode pending."""
         session, store = self.session, self.session.store
         started, failures, replay = time.monotonic(), 0, None
         session.in_flight.add(task.key)
         try:
             while True:
-                if actor is None:
-                    actor = await self.spawn(pool)
+                if worker is None and (worker := await self.spawn(pool)) is None:
+                    store.mark_pending([task.key])
+                    pool.tasks.appendleft(task)
+                    return None
                 store.mark_running(task.key)
                 replay = TraceReplay(task, FileSink(store.open_trace(task.key)))
-                attempt = await run_attempt(actor, task, replay, self.step_timeout_s)
+                attempt = await run_attempt(worker.actor, task, replay, self.step_timeout_s)
                 if attempt.kind == "finished":
-                    session.complete(task, attempt.result)
+                    session.complete(task, attempt.result, worker.where)
                     self.stopped = self.stopped or session.stop_cause is not None
                     if attempt.retire:  # a simulator call it gave up on still runs there
-                        ray.kill(actor)
+                        ray.kill(worker.actor)
                         return None
-                    return actor
+                    return worker
                 if attempt.kind == "budget":
                     store.mark_pending([task.key])
                     self.stopped = True
-                    return actor
-                ray.kill(actor)
-                actor, failures = None, failures + 1
+                    return worker
+                ray.kill(worker.actor)
+                if await self.lost(worker, attempt.unreachable):
+                    replay.abandon()
+                    store.mark_pending([task.key])
+                    pool.tasks.appendleft(task)
+                    self.note(f"{task.key}: its node {worker.where['node']} left the cluster; it runs again "
+                              "from the start elsewhere")
+                    return None
+                where, worker, failures = worker.where, None, failures + 1
                 if failures > self.max_retries:
                     session.complete(task, replay.fail(f"{attempt.reason}; gave up after {failures} attempt(s)",
-                                                       time.monotonic() - started))
+                                                       time.monotonic() - started), where)
                     return None
                 replay.abandon()
                 self.note(f"{task.key}: {attempt.reason}; retrying on a fresh actor ({failures}/{self.max_retries})")
-        except asyncio.CancelledError:  # unfinished: `--resume` runs it again
+        except BaseException:  # unfinished (cancelled, or the run stops on an error): `--resume` runs it again
             if replay is not None:
                 replay.abandon()
             store.mark_pending([task.key])

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 
 import ray
-from ray.exceptions import ObjectLostError, RayActorError
+from ray.exceptions import ActorUnavailableError, ObjectLostError, RayActorError
 from suite.executors.ray_worker import EpisodeEnd, Event
 from suite.loop import EpisodeResult
 from suite.records import Settlement, Task, Trajectory
@@ -23,12 +23,15 @@ MIN_POLL_S = 0.05
 
 @dataclass
 class Attempt:
-    """How an attempt ended: `finished` (with its result), `budget` (left unfinished) or `failed` (with why)."""
+    """How an attempt ended: `finished` (with its result), `budget` (left unfinished) or `failed` (with why;
+    `unreachable` when the connection to the actor broke rather than its process being reported dead, as when
+    its whole node goes away)."""
 
     kind: str
     result: EpisodeResult | None = None
     retire: bool = False
     reason: str = ""
+    unreachable: bool = False
 
 
 class TraceReplay:
@@ -123,6 +126,6 @@ async def run_attempt(actor: ray.actor.ActorHandle, task: Task, replay: TraceRep
     except ACTOR_FAULTS as exc:
         lines = str(exc).strip().splitlines() or [type(exc).__name__]
         reason = watchdog.reason or f"its Ray actor died after {time.monotonic() - started:.1f} s ({lines[0]})"
-        return Attempt("failed", reason=reason)
+        return Attempt("failed", reason=reason, unreachable=isinstance(exc, ActorUnavailableError))
     finally:
         await watchdog.stop()

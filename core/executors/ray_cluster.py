@@ -24,13 +24,15 @@ WORKER_CONCURRENCY = 2
 
 
 @contextmanager
-def connected(address: str | None) -> Iterator[None]:
-    """Use the Ray this process is already connected to, else join `address` (None: start a local Ray)."""
+def connected(address: str | None, node_ip_address: str | None = None) -> Iterator[None]:
+    """Use the Ray this process is already connected to, else join `address` (None: start a local Ray) as a
+    driver on the node at `node_ip_address` (None: the address Ray finds for this machine)."""
     if ray.is_initialized():
         yield
         return
     try:
-        ray.init(address=address or None, include_dashboard=False, logging_level=logging.WARNING)
+        ray.init(address=address or None, include_dashboard=False, logging_level=logging.WARNING,
+                 _node_ip_address=node_ip_address or None)
     except ConnectionError as exc:
         raise SuiteError(f"cannot join the Ray cluster at {address!r}: {exc}") from None
     try:
@@ -79,9 +81,14 @@ def capacity(resources: dict[str, float], nodes: list[dict[str, float]]) -> int:
     return sum(min(math.floor(node.get(key, 0.0) / amount + 1e-9) for key, amount in needs) for node in nodes)
 
 
+def live_nodes() -> dict[str, dict[str, float]]:
+    """The resources of every live node of the cluster, by node id."""
+    return {node["NodeID"]: node["Resources"] for node in ray.nodes() if node.get("Alive")}
+
+
 def node_resources() -> list[dict[str, float]]:
     """The resources of every live node of the cluster."""
-    return [node["Resources"] for node in ray.nodes() if node.get("Alive")]
+    return list(live_nodes().values())
 
 
 @dataclass

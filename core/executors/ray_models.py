@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+import pickle
 import threading
 from pathlib import Path
 from typing import Any
 
 import ray
 from omegaconf import DictConfig
+from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 from suite.errors import BudgetExceeded
 from suite.models import (
     CostLedger,
@@ -27,13 +29,28 @@ SCRIPTED = "scripted"
 LEDGER_BATCH = 64
 
 
-@ray.remote(num_cpus=0)
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
 class ModelServices:
-    """Holds the run's `RateLimiter` and `CostLedger`; every worker's model client talks to this one actor."""
+    """Holds the run's `RateLimiter` and `CostLedger`; every worker's model client talks to this one actor.
 
-    def __init__(self, limit: Limit, max_cost_usd: float | None) -> None:
+    Pinned to the driver's node and restarted by Ray whenever its process dies; the ledger is saved to
+    `state_path` (a file on the driver's node) after every change and read back on a restart, so a restart
+    loses no spend; the rate limiter's buckets start full again. Calls in flight at a restart are retried."""
+
+    def __init__(self, limit: Limit, max_cost_usd: float | None, state_path: str | None = None) -> None:
         self.limiter = RateLimiter(default=limit)
         self.ledger = CostLedger(max_cost_usd)
+        self.state_path = Path(state_path) if state_path else None
+        if self.state_path is not None and self.state_path.exists():
+            self.ledger.restore(pickle.loads(self.state_path.read_bytes()))
+
+    def _save(self) -> None:
+        """Write the ledger's totals where a restarted actor finds them (replaced whole, never half-written)."""
+        if self.state_path is None:
+            return
+        tmp = self.state_path.with_suffix(".tmp")
+        tmp.write_bytes(pickle.dumps(self.ledger.snapshot()))
+        tmp.replace(self.state_path)
 
     async def acquire(self, provider: str, tokens_estimate: int) -> None:
         """Wait until one request may start (the caller awaits this)."""
@@ -55,6 +72,7 @@ class ModelServices:
         """Count replies for the run and their episodes."""
         for reply, episode in replies:
             self.ledger.record(reply, episode)
+        self._save()
 
     async def totals(self, episode: str | None) -> Totals:
         """The run's totals, or one episode's."""
@@ -135,9 +153,12 @@ class SharedLedger:
             ray.get(sent)
 
 
-def start_services(cfg: DictConfig) -> Any:
-    """The run's `ModelServices` actor, with the configured limits and budget (as `shared_parts` reads them)."""
-    return ModelServices.remote(Limit(rpm=cfg.model.get("rpm"), tpm=cfg.model.get("tpm")), cfg.run.get("max_cost"))
+def start_services(cfg: DictConfig, state_path: Path, name: str) -> Any:
+    """The run's `ModelServices` actor (named `name`), with the configured limits and budget (as `shared_parts`
+    reads them), pinned to the driver's node so that losing any other node leaves it alone."""
+    here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
+    return ModelServices.options(name=name, scheduling_strategy=here).remote(
+        Limit(rpm=cfg.model.get("rpm"), tpm=cfg.model.get("tpm")), cfg.run.get("max_cost"), str(state_path))
 
 
 def clients(model: Any) -> list[ModelClient]:

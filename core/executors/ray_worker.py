@@ -21,6 +21,8 @@ from suite.loop import TraceSink, run_episode
 from suite.models import Script, register_script
 from suite.plugins import build_host
 from suite.records import Observation, Settlement, StepRecord, Task
+from suite.store import safe_name
+from suite.traces import frame_path
 
 #: Events, each pickled when it happens: ("start", observation), ("step", record, observation),
 #: ("end", EpisodeEnd), ("budget",) when the cost budget stopped the episode, ("raise", exception).
@@ -84,22 +86,34 @@ class SimulatorCalls:
 
 
 class QueueSink(TraceSink):
-    """Snapshots each event as it happens (pickled, like the local trace is written at once)."""
+    """Snapshots each event as it happens (pickled, like the local trace is written at once).
 
-    def __init__(self, events: queue.Queue[bytes | None]) -> None:
+    An image is sent once: after its event is pickled it gets the path the driver stores it at, as the local
+    trace writer gives it, so an image object that appears again (a static camera) is not stored twice."""
+
+    def __init__(self, events: queue.Queue[bytes | None], task: Task) -> None:
         self.events = events
+        self.stem = safe_name(task.key)
 
     def put(self, *event: Any) -> None:
         """Queue one event for the driver."""
         self.events.put(pickle.dumps(event, protocol=pickle.HIGHEST_PROTOCOL))
 
+    def sent(self, observation: Observation, step: int) -> None:
+        """Give the observation's new images the paths the driver stores them at."""
+        for i, image in enumerate(observation.images):
+            if image.path is None and image.png is not None:
+                image.path = frame_path(self.stem, step, i)
+
     def start(self, task: Task, observation: Observation) -> None:
         """The episode was reset."""
         self.put("start", observation)
+        self.sent(observation, 0)
 
     def step(self, record: StepRecord, observation: Observation) -> None:
         """A step finished."""
         self.put("step", record, observation)
+        self.sent(observation, record.index + 1)
 
 
 def portable(exc: BaseException) -> BaseException:
@@ -152,9 +166,12 @@ class EpisodeWorker:
         except Exception as exc:  # noqa: BLE001 - reported by ready(), as the driver would have raised it
             self.error = portable(exc)
 
-    def ready(self) -> BaseException | None:
-        """Answer once started: None, or the error that kept this worker from starting."""
-        return self.error
+    def ready(self) -> tuple[BaseException | None, dict[str, Any]]:
+        """Answer once started: the error that kept this worker from starting (or None), and where it runs."""
+        context = ray.get_runtime_context()
+        gpus = [str(g) for g in context.get_accelerator_ids().get("GPU", [])]
+        where = {"node": ray.util.get_node_ip_address(), "node_id": context.get_node_id()}
+        return self.error, {**where, "gpus": gpus} if gpus else where
 
     def busy_s(self) -> float | None:
         """How long the current simulator call has been running (the driver's watchdog asks)."""
@@ -163,7 +180,7 @@ class EpisodeWorker:
     def run(self, task: Task) -> Iterator[list[bytes]]:
         """Run one episode, streaming batches of its pickled events until the last one."""
         events: queue.Queue[bytes | None] = queue.Queue()
-        episode = run_streamed(self.host, self.cfg, self._agent, task, QueueSink(events), self.calls)
+        episode = run_streamed(self.host, self.cfg, self._agent, task, QueueSink(events, task), self.calls)
         asyncio.run_coroutine_threadsafe(episode, self.loop)
         while True:
             batch = [events.get()]

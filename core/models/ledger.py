@@ -79,3 +79,13 @@ class CostLedger:
         """A copy of one episode's totals (zero when it made no call)."""
         with self._lock:
             return replace(self._episodes.get(key) or Totals())
+
+    def snapshot(self) -> tuple[Totals, dict[str, Totals]]:
+        """The run's and every episode's totals, as plain data (a restarted ledger `restore`s them)."""
+        with self._lock:
+            return replace(self._run), {k: replace(v) for k, v in self._episodes.items()}
+
+    def restore(self, snapshot: tuple[Totals, dict[str, Totals]]) -> None:
+        """Take over the totals of a `snapshot`."""
+        with self._lock:
+            self._run, self._episodes = replace(snapshot[0]), dict(snapshot[1])

@@ -72,7 +72,20 @@ def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[
         # replies an earlier run stored in the response cache, reused with --cache (model.cache=true)
         "earlier_run_replies": sum(s.earlier_run_replies for s in spend.values()),
         "spend": {kind: {**asdict(s), "cost_usd": round(s.cost_usd, 6)} for kind, s in spend.items()},
+        **({"nodes": by_node(records)} if any(r.get("placement") for r in records) else {}),
     }
+
+
+def by_node(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per node a Ray run placed episodes on: how many, their outcomes, and the GPUs they held."""
+    nodes: dict[str, dict[str, Any]] = {}
+    for rec in records:
+        where = rec.get("placement") or {}
+        node = nodes.setdefault(where.get("node", "unknown"), {"episodes": 0, "outcomes": {}, "gpus": []})
+        node["episodes"] += 1
+        node["outcomes"][rec["outcome"]] = node["outcomes"].get(rec["outcome"], 0) + 1
+        node["gpus"] = sorted(set(node["gpus"]) | set(where.get("gpus", [])))
+    return nodes
 
 
 def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 1000, confidence: float = 0.95,

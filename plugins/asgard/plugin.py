@@ -20,7 +20,7 @@ from suite_asgard.report_view import report_view
 from suite_asgard.settings import CONFIG_SCHEMA
 from suite_asgard.termination import TerminationRules
 from suite_asgard.vocabulary import HIDDEN_TYPES, SLICED_FORM, TASK_TYPES
-from suite_household.thor_backend import backend_env, thor_requirements
+from suite_household.thor_backend import backend_env, simulator_resources, thor_requirements
 
 #: The harness asks the model up to three times while its reply is empty, then scores an unparsable turn.
 EMPTY_REPLY_ATTEMPTS = 3
@@ -63,6 +63,7 @@ def register(registry: Registry) -> None:
         detail_tables=scoring.detail_tables,
         reference=HERE / "reference.json",
         resources={"num_cpus": 1},
+        resources_for=simulator_resources,
         config_schema=CONFIG_SCHEMA,
         config_defaults=Path(__file__).parent / "config.yaml",
         images=lambda section: None if resolve_condition(section).text_only else "asgard.condition=text_only",

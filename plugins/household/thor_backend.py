@@ -55,6 +55,13 @@ def thor_requirements(benchmark: str) -> Callable[[Any], list[Requirement]]:
     return requires
 
 
+def simulator_resources(config: Any) -> dict[str, float]:
+    """What one simulator of a benchmark section needs on Ray: a CPU for the embedded household simulator, and a
+    GPU as well for each AI2-THOR (Unity) instance with `env.backend=ai2thor` (`ray.resources` may share one)."""
+    backend = str((config.get("env") or {}).get("backend") or "household")
+    return {"num_cpus": 1, "num_gpus": 1} if backend == "ai2thor" else {"num_cpus": 1}
+
+
 def make_controller(backend: str, scene: Any, **settings: Any) -> Any:
     """A controller for `backend`: 'household' (scene: a Scene) or 'ai2thor' (a FloorPlan name or house)."""
     if backend == "household":

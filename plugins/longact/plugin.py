@@ -9,7 +9,7 @@ from suite.errors import ConfigError
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
-from suite_household.thor_backend import backend_env, thor_requirements
+from suite_household.thor_backend import backend_env, simulator_resources, thor_requirements
 from suite_longact import prompting, scoring, valid_replies
 from suite_longact.baselines import BASELINE_CONFIG, BASELINE_STEPS, CEILINGS, baseline_factory
 from suite_longact.data import MANIFEST, PACK_FILE, check_episode_house, is_data_dir, load_pack
@@ -66,6 +66,7 @@ def register(registry: Registry) -> None:
         detail_tables=scoring.detail_tables,
         reference=Path(__file__).parent / "reference.json",
         resources={"num_cpus": 1},
+        resources_for=simulator_resources,
         config_schema=CONFIG_SCHEMA,
         config_defaults=Path(__file__).parent / "config.yaml",
         valid_reply=valid_replies.valid_reply,

@@ -104,7 +104,7 @@ def register(registry: Registry) -> None:
                                                               higher_is_better=False)],
         detail_tables=scoring.detail_tables,
         reference=HERE / "reference.json",
-        resources={"num_cpus": 1},
+        resources={"num_cpus": 0.25},  # on Ray: mostly waiting on the model, so four simulators share a CPU
         inline_env=True,  # a pure-Python text world: a step takes about 10 us
         config_schema=CONFIG_SCHEMA,
         config_defaults=Path(__file__).parent / "config.yaml",

@@ -1,0 +1,85 @@
+"""Cold start of a Ray worker actor: CPU seconds and memory until it can run an episode.
+
+Run: `python bench/ray_actor_start.py [--json] [--actors N] [--plugins NAMES]`.
+
+Starts a private local Ray, then `--actors` `EpisodeWorker`s one after another with a real run payload (the
+resolved default config, a `scripted/…` model client); for each, once `ready()` answers, reads from /proc the
+CPU time its process has used (user + system) and its resident memory. Ray's own pre-started idle workers are
+reused when there are some, so the CPU figure is what starting *our* actor adds on top of a Python process with
+Ray imported. Targets (issue 23): <= 1 CPU-second and <= 200 MB per worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+import ray
+from omegaconf import OmegaConf
+from suite import config as configmod
+from suite.executors.ray_cluster import actor_options
+from suite.executors.ray_models import detach
+from suite.executors.ray_worker import EpisodeWorker, WorkerPayload
+from suite.models import ModelClient
+
+TARGET_CPU_S, TARGET_MB = 1.0, 200
+
+
+def usage(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system) and resident MB of process `pid`."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    rss = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+               if line.startswith("VmRSS:")) / 1024
+    return cpu, rss
+
+
+def measure(actors: int) -> list[dict[str, Any]]:
+    """Start `actors` workers one at a time; each one's CPU seconds and MB once ready."""
+    cfg = configmod.defaults([])
+    payload = ray.put(WorkerPayload(OmegaConf.to_container(cfg, resolve=True),
+                                    detach(ModelClient("scripted/echo")), None, []))
+    out = []
+    for _ in range(actors):
+        actor = EpisodeWorker.options(**actor_options({"num_cpus": 0.1})).remote(payload)
+        error, where = ray.get(actor.ready.remote())
+        if error is not None:
+            raise error
+        pid = ray.get(actor.__ray_call__.remote(lambda self: os.getpid()))
+        cpu, mb = usage(pid)
+        out.append({"cpu_s": round(cpu, 3), "rss_mb": round(mb, 1)})
+        ray.kill(actor)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the figures (or JSON with `--json`)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--actors", type=int, default=3)
+    args = parser.parse_args(argv)
+    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
+    try:
+        runs = measure(args.actors)
+    finally:
+        ray.shutdown()
+    cpu, mb = statistics.median(r["cpu_s"] for r in runs), statistics.median(r["rss_mb"] for r in runs)
+    result = {"actor_cold_start_cpu_s": cpu, "actor_rss_mb": mb, "targets": {"cpu_s": TARGET_CPU_S, "mb": TARGET_MB},
+              "meets_targets": cpu <= TARGET_CPU_S and mb <= TARGET_MB, "runs": runs}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"worker actor cold start: {cpu:.2f} CPU-s, {mb:.0f} MB resident (median of {len(runs)}; targets "
+              f"<= {TARGET_CPU_S} CPU-s, <= {TARGET_MB} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
