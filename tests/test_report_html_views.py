@@ -1,5 +1,5 @@
-"""Plugins' panels in the HTML report's episode view: OmniEAR's observation diff, AsgardBench's two images per turn,
-LongAct's score curve; a failing view is skipped, never breaking the report."""
+"""Plugins' panels in the HTML report's episode view: OmniEAR's observation diff, LongAct's score curve;
+a failing view is skipped, never breaking the report."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from suite.cli import main
 from suite.registry import Registry, ReportView
 from suite.report.html import observation_diff
 from suite.report.html.episodes import _step_panels
-from suite_asgard.report_view import report_view as asgard_view
 from suite_longact.report_view import report_view as longact_view
 from suite_vigil.report_view import report_view as vigil_view
 
@@ -34,16 +33,6 @@ def test_omniear_steps_show_what_they_changed(tmp_path: Path, capsys: pytest.Cap
 def test_observation_diff_lists_removed_and_added_lines() -> None:
     panel = observation_diff("a\nb\nc", "a\nc\nd")
     assert panel["lines"] == [["-", "b"], ["+", "d"]]
-
-
-def test_asgard_turn_shows_the_view_before_and_after() -> None:
-    view = asgard_view("asgard")
-    previous = {"images": [{"path": "frames/e/0001_0.png", "label": "after 1 turns"}]}
-    step = {"images": [{"path": "frames/e/0002_0.png", "label": "after 2 turns"}]}
-    (panel,) = view.step(step, previous)
-    assert [(i["path"], i["label"]) for i in panel["images"]] == [
-        ("frames/e/0001_0.png", "before this turn"), ("frames/e/0002_0.png", "after this turn")]
-    assert view.step({"images": []}, {}) == []
 
 
 def test_longact_curve_follows_the_checklist_score() -> None:
