@@ -172,6 +172,7 @@ def test_browser_filmstrip_and_keys_over_2000_steps(browser, long_site: Path) ->
     assert heads[0].startswith("1. planner (openai/gpt-4o)") and heads[1].startswith("2. critic")
     assert "verdict: accept" in heads[1]
     assert not browser.find_elements(By.CSS_SELECTOR, "#step-body .observation")
+    assert "null" not in browser.find_element(By.ID, "step-body").text
     assert "1.16 s" in browser.find_element(By.ID, "step-body").text
     assert "1.1629767539998284" not in browser.find_element(By.ID, "step-body").text
     groups = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#metrics .metric-group > summary, "
@@ -190,7 +191,8 @@ def test_browser_two_models_side_by_side_from_the_first_divergence(browser, long
     _wait(browser, "return document.getElementById('compare-with') !== null")
     Select(browser.find_element(By.ID, "compare-with")).select_by_value("1")
     _wait(browser, "return document.getElementById('divergence') !== null")
-    assert browser.find_element(By.ID, "divergence").text == f"first divergence at step {DIVERGE}"
+    assert browser.find_element(By.ID, "divergence").text.strip() == f"first divergence at step {DIVERGE}"
+    assert "null" not in browser.find_element(By.ID, "pair-body").text
     browser.find_element(By.ID, "jump-divergence").click()
     _wait(browser, f"return document.getElementById('step-label').textContent.startsWith('step {DIVERGE} of')")
     assert "first divergence" in browser.find_element(By.ID, "step-label").text

@@ -288,6 +288,7 @@
     }
     return box;
   }
+  function add(node, ...kids) { node.append(...kids.filter((k) => k !== null && k !== undefined)); return node; }
   function secs(v) { return typeof v === "number" ? v.toFixed(v < 10 ? 2 : 1) + " s" : v; }
   function money(v) { return typeof v === "number" ? "$" + v.toFixed(4) : v; }
   function actionText(st) {
@@ -392,7 +393,7 @@
       return sel; })()) : null;
     const header = el("div", {},
       el("h2", {}, "Episode " + rec.episode_id),
-      el("p", {}, el("a", {href: "#episodes"}, "back to the episode list"), " ", compare),
+      add(el("p", {}, el("a", {href: "#episodes"}, "back to the episode list"), " "), compare),
       kvTable([["benchmark", rec.benchmark], ["task", rec.task_id], ["category", rec.task_category], ["model", rec.model], ["agent", rec.agent],
         ["outcome", rec.outcome], ["failure category", rec.failure_category], ["failure reason", rec.failure_reason],
         ["steps", rec.steps], ["end reason", rec.end_reason], ["tokens", rec.prompt_tokens + rec.completion_tokens], ["cost $", money(rec.cost_usd)],
@@ -415,7 +416,7 @@
     const body = document.getElementById("step-body");
     body.replaceChildren();
     if (step === 0) {
-      body.append(el("h3", {}, "Initial observation"), frames(ep.start.images), observationBox(ep.start.observation));
+      add(body, el("h3", {}, "Initial observation"), frames(ep.start.images), observationBox(ep.start.observation));
     } else {
       const st = ep.steps[step - 1];
       const a = st.action || {};
@@ -423,7 +424,7 @@
       const messages = st.prompt || (st.messages || []).map((h) => ep.messages[h] || {});
       const prompt = el("details", {id: "prompt"}, el("summary", {}, "prompt (" + messages.length + " messages)"),
         ...messages.map((m) => el("div", {}, el("div", {class: "muted"}, m.role || ""), el("pre", {}, typeof m.content === "string" ? m.content : JSON.stringify(m.content, null, 1)))));
-      body.append(prompt, callsBox(st),
+      add(body, prompt, callsBox(st),
         el("h3", {}, "Raw reply"), el("pre", {id: "reply"}, st.reply === null || st.reply === undefined ? "(no model reply)" : st.reply),
         el("h3", {}, "Parsed action"),
         a.parse_error ? el("p", {class: "parse-error", id: "action"}, "parse failure: " + a.parse_error) : el("pre", {id: "action"}, a.text || JSON.stringify(a.value)),
@@ -455,8 +456,8 @@
     const who = (ep) => (ep.record.model || "-") + " / " + ep.record.agent;
     const head = el("div", {},
       el("h2", {}, "Side by side: " + ea.record.benchmark + " task " + ea.record.task_id),
-      el("p", {}, el("a", {href: "#episode=" + current.n + "&step=0"}, "back to the episode"), " ",
-        el("span", {id: "divergence", class: diverge ? "diverged-note" : "muted"}, diverge ? "first divergence at step " + diverge : "the actions never diverge"),
+      add(el("p", {}, el("a", {href: "#episode=" + current.n + "&step=0"}, "back to the episode"), " ",
+        el("span", {id: "divergence", class: diverge ? "diverged-note" : "muted"}, diverge ? "first divergence at step " + diverge + " " : "the actions never diverge")),
         diverge ? el("button", {id: "jump-divergence", onclick: () => goTo(diverge)}, "go to it") : null),
       table(["", who(ea), who(eb)], [["outcome", ea.record.outcome, eb.record.outcome], ["steps", String(ea.record.steps), String(eb.record.steps)],
         ["cost", money(ea.record.cost_usd), money(eb.record.cost_usd)]], "pair-summary"));
@@ -470,10 +471,10 @@
   }
   function pairColumn(ep, step, side) {
     const col_ = el("div", {class: "side", id: "side-" + side}, el("h3", {}, (ep.record.model || "-") + " / " + ep.record.agent));
-    if (step === 0) return col_.append(frames(ep.start.images), observationBox(ep.start.observation)) || col_;
+    if (step === 0) return add(col_, frames(ep.start.images), observationBox(ep.start.observation));
     const st = ep.steps[step - 1];
     if (!st) { col_.append(el("p", {class: "muted"}, "(episode ended after " + ep.steps.length + " steps)")); return col_; }
-    col_.append(frames(st.images), el("h4", {}, "reply"), el("pre", {class: "reply"}, st.reply === null || st.reply === undefined ? "(no model reply)" : st.reply),
+    add(col_, frames(st.images), el("h4", {}, "reply"), el("pre", {class: "reply"}, st.reply === null || st.reply === undefined ? "(no model reply)" : st.reply),
       el("h4", {}, "action"), el("pre", {class: "action"}, actionText(st)), el("h4", {}, "feedback"), el("pre", {class: "feedback"}, st.feedback || ""),
       observationBox(st.observation));
     return col_;
