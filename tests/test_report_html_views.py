@@ -12,6 +12,7 @@ from suite.registry import Registry, ReportView
 from suite.report.html import observation_diff
 from suite.report.html.episodes import _step_panels
 from suite_longact.report_view import report_view as longact_view
+from suite_omniear.report_view import report_view as omniear_view
 from suite_vigil.report_view import report_view as vigil_view
 
 
@@ -26,8 +27,21 @@ def test_omniear_steps_show_what_they_changed(tmp_path: Path, capsys: pytest.Cap
                  "--no-report"]) == 0
     assert main(["report", str(run), "--reference", "--format", "html", "--out", str(site)]) == 0
     steps = _episode(site, 0)["steps"]
-    assert steps and all(s["panels"][0]["kind"] == "diff" for s in steps)
-    assert any(line[0] == "+" for s in steps for line in s["panels"][0]["lines"])
+    assert steps and all(s["panels"][0]["title"] == "what this step changed" for s in steps)
+    assert any(line[0] == "+" for s in steps for line in s["panels"][0].get("lines", []))
+    # a step whose observation text stays the same is never an empty panel: it says what the environment reported
+    same = [s for s in steps if s["panels"][0]["kind"] == "text"]
+    assert all(s["feedback"] in s["panels"][0]["text"] for s in same)
+
+
+def test_omniear_step_without_a_text_change_shows_the_feedback() -> None:
+    view = omniear_view("omniear")
+    step = {"observation": "room\nbox: closed", "feedback": "SUCCESS - opened box_1"}
+    (panel,) = view.step(step, {"observation": "room\nbox: closed"})
+    assert panel == {"kind": "text", "title": "what this step changed",
+                     "text": "no line of the observation changed; the environment reported: SUCCESS - opened box_1"}
+    (panel,) = view.step({**step, "observation": "room\nbox: open"}, {"observation": "room\nbox: closed"})
+    assert panel["lines"] == [["-", "box: closed"], ["+", "box: open"]]
 
 
 def test_observation_diff_lists_removed_and_added_lines() -> None:
