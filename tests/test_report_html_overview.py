@@ -7,8 +7,6 @@ Screenshots go to artifacts/browser/."""
 from __future__ import annotations
 
 import json
-import struct
-import zlib
 from pathlib import Path
 
 import pytest
@@ -96,11 +94,6 @@ def test_browser_overview_of_5_benchmarks_and_3_models_fits_1280_px(browser, tmp
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
 
 
-PNG = (b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
-       + struct.pack(">I", zlib.crc32(b"IHDR" + struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)))
-       + struct.pack(">I", 12) + b"IDAT" + zlib.compress(b"\x00\x80\x80\x80")
-       + struct.pack(">I", zlib.crc32(b"IDAT" + zlib.compress(b"\x00\x80\x80\x80"))) + struct.pack(">I", 0) + b"IEND"
-       + struct.pack(">I", zlib.crc32(b"IEND")))
 STEPS, DIVERGE = 2000, 1234
 
 
@@ -108,23 +101,29 @@ def _episode(site: Path, row: int, model: str) -> dict:
     """A 2,000-step episode as the site stores it: a frame, reply and action per step; the second model acts
     differently from step 1234 on; step 1 has two model calls of named modules, an empty observation and a
     float latency."""
-    frames = site / "frames"
+    from PIL import Image, ImageDraw
+
+    frames, shades = site / "frames", 50
+    for k in range(shades):  # a few distinct frames, reused along the episode; model B's go red after diverging
+        for tint, name in ((0, "a"), (1, "b")):
+            image = Image.new("RGB", (160, 120), (60 + 150 * tint, 80 + 3 * k, 200 - 3 * k - 120 * tint))
+            ImageDraw.Draw(image).rectangle((20 + k, 60, 60 + k, 100), fill=(240, 230, 200))
+            image.save(frames / f"{name}{k}.png")
     steps = []
     for i in range(1, STEPS + 1):
         act = f"move {i}" if row == 0 or i < DIVERGE else f"turn {i}"
         steps.append({"index": i - 1, "reply": f"<b>{model}</b> {act}", "action": {"text": act}, "feedback": "ok",
                       "usage": {"latency_s": 1.1629767539998284}, "observation": "", "panels": [],
-                      "images": [{"url": f"frames/{i}.png", "label": None}],
+                      "images": [{"url": f"frames/{'b' if row and i >= DIVERGE else 'a'}{i % shades}.png",
+                                  "label": None}],
                       "calls": [{"module": "planner", "model": model, "messages": [0, 2], "reply": "plan <i>"},
                                 {"module": "critic", "model": model, "messages": [2, 3], "reply": "ok",
                                  "verdict": "accept"}] if i == 1 else None})
-    for i in range(STEPS + 1):
-        (frames / f"{i}.png").write_bytes(PNG)
     record = {"episode_id": f"e{row}", "benchmark": "longact", "task_id": "t1", "model": model, "agent": "holomind",
               "outcome": "success", "steps": STEPS, "prompt_tokens": 1, "completion_tokens": 1, "cost_usd": 0.0,
               "metrics": {"gc": 0.5, "success": 1.0, **{f"extra_{k}": k for k in range(40)}, "notes": "<x>"}}
     return {"record": record, "run": "r", "trace_found": True, "messages": {}, "steps": steps, "panels": [],
-            "start": {"observation": "", "images": [{"url": "frames/0.png", "label": None}]}, "end": {}}
+            "start": {"observation": "", "images": [{"url": "frames/a0.png", "label": None}]}, "end": {}}
 
 
 @pytest.fixture(scope="module")
@@ -180,6 +179,7 @@ def test_browser_filmstrip_and_keys_over_2000_steps(browser, long_site: Path) ->
     assert groups == ["headline metrics", "other numbers (41)", "text, lists and objects (1)"]
     assert browser.execute_script("return window.__pwned") is None
     assert not browser.find_elements(By.CSS_SELECTOR, "#episode b, #episode i")  # replies shown as text
+    browser.execute_script("document.getElementById('filmstrip').scrollIntoView()")
     _screenshot(browser, "filmstrip.png")
 
 
@@ -199,6 +199,8 @@ def test_browser_two_models_side_by_side_from_the_first_divergence(browser, long
     a, b = (browser.find_element(By.CSS_SELECTOR, f"#side-{s} .action").text for s in "ab")
     assert (a, b) == (f"move {DIVERGE}", f"turn {DIVERGE}")
     assert "pair differs" in browser.find_element(By.ID, "pair-body").get_attribute("class")
+    srcs = [browser.find_element(By.CSS_SELECTOR, f"#side-{s} .frames img").get_attribute("src") for s in "ab"]
+    assert srcs[0].endswith(f"/frames/a{DIVERGE % 50}.png") and srcs[1].endswith(f"/frames/b{DIVERGE % 50}.png")
     assert browser.execute_script("return document.documentElement.scrollWidth") <= 1280
     _screenshot(browser, "side-by-side.png")
     assert json.loads(json.dumps(browser.execute_script("return window.__pwned"))) is None

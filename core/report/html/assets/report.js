@@ -326,19 +326,26 @@
   }
   function stepFrames(ep, step) { return step === 0 ? ep.start.images || [] : ep.steps[step - 1].images || []; }
 
-  // the filmstrip: a cell per observation (start and every step), thumbnails loaded only when scrolled into view
-  function filmstrip(ep, mark) {
-    const strip = el("div", {class: "filmstrip", id: "filmstrip", tabindex: "0"});
+  // the filmstrip: a cell per observation (start and every step), thumbnails loaded only when scrolled into view;
+  // with two episodes (side by side) each cell holds both frames of that step, one above the other
+  function filmstrip(eps, mark) {
+    const strip = el("div", {class: "filmstrip" + (eps.length > 1 ? " double" : ""), id: "filmstrip", tabindex: "0"});
     const seen = new IntersectionObserver((entries) => {
       for (const e of entries) {
         if (!e.isIntersecting) continue;
         const cell = e.target; seen.unobserve(cell);
-        const im = stepFrames(ep, Number(cell.dataset.step)).filter((i) => i.url).slice(-1)[0];
-        if (im) { const img = el("img", {alt: "step " + cell.dataset.step}); img.src = im.url; cell.prepend(img); }
+        const step = Number(cell.dataset.step);
+        const thumbs = eps.map((ep) => {
+          const im = step <= ep.steps.length ? stepFrames(ep, step).filter((i) => i.url).slice(-1)[0] : null;
+          if (!im) return el("div", {class: "no-frame"});
+          const img = el("img", {alt: "step " + step}); img.src = im.url; return img;
+        });
+        if (thumbs.some((t) => t.tagName === "IMG")) cell.prepend(...thumbs);
       }
     }, {root: strip, rootMargin: "0px 400px"});
-    for (let i = 0; i <= ep.steps.length; i++) {
-      const st = i ? ep.steps[i - 1] : null;
+    const total = Math.max(...eps.map((ep) => ep.steps.length));
+    for (let i = 0; i <= total; i++) {
+      const st = i ? eps[0].steps[i - 1] : null;
       const cls = "cell" + (st && st.action && st.action.parse_error ? " bad" : "") + (mark && mark(i) ? " diverged" : "");
       const cell = el("div", {class: cls, "data-step": String(i), title: i ? "step " + i + ": " + actionText(st).slice(0, 80) : "start"},
         el("span", {}, String(i)));
@@ -406,7 +413,7 @@
     const settle = el("div", {id: "settlement"}, el("h3", {}, "Settlement"),
       kvTable([["outcome", s.outcome], ["category", s.category], ["failure reason", s.failure_reason], ["end reason", (ep.end || {}).end_reason], ["error", (ep.end || {}).error]]),
       metricsBox(rec), ...(ep.panels || []).map(panel));
-    root.replaceChildren(header, filmstrip(ep), nav, el("div", {id: "step-body"}), settle);
+    root.replaceChildren(header, filmstrip([ep]), nav, el("div", {id: "step-body"}), settle);
     renderStep();
   }
   function renderStep() {
@@ -461,7 +468,7 @@
         diverge ? el("button", {id: "jump-divergence", onclick: () => goTo(diverge)}, "go to it") : null),
       table(["", who(ea), who(eb)], [["outcome", ea.record.outcome, eb.record.outcome], ["steps", String(ea.record.steps), String(eb.record.steps)],
         ["cost", money(ea.record.cost_usd), money(eb.record.cost_usd)]], "pair-summary"));
-    const strip = filmstrip(ea.steps.length >= eb.steps.length ? ea : eb, (i) => diverge !== null && i >= diverge && i > 0 &&
+    const strip = filmstrip([ea, eb], (i) => diverge !== null && i >= diverge && i > 0 &&
       actionText(ea.steps[i - 1]) !== actionText(eb.steps[i - 1]));
     const nav = el("div", {class: "step-nav"},
       el("button", {id: "prev-step", onclick: () => go(-1)}, "◀ previous (k / ←)"), el("span", {id: "step-label"}),
