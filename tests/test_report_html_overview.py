@@ -204,3 +204,13 @@ def test_browser_two_models_side_by_side_from_the_first_divergence(browser, long
     assert browser.execute_script("return document.documentElement.scrollWidth") <= 1280
     _screenshot(browser, "side-by-side.png")
     assert json.loads(json.dumps(browser.execute_script("return window.__pwned"))) is None
+
+
+def test_browser_outcome_bars_stay_apart_when_long_names_are_cut(browser, tmp_path: Path) -> None:
+    summary = _summary()
+    for row, label in zip(summary["rows"], ("first variant of the prompt", "second variant of the prompt", None),
+                          strict=True):
+        row["model"], row["label"] = "anthropic/claude-sonnet-4-5", label
+    _open(browser, build_site(None, summary, [], tmp_path / "site").as_uri())
+    labels = browser.execute_script("return document.querySelector('#bench-vigil .chart-outcomes').data[0].y")
+    assert len(set(labels)) == 3 and all(len(n) < 40 for n in labels)

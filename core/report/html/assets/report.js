@@ -40,6 +40,10 @@
     if (row.data_tag) name += " [data " + row.data_tag + "]";
     return name;
   }
+  function short(text, most) {  // a chart label cut to fit beside a bar (the tables carry the whole name)
+    const t = String(text);
+    return plotText(t.length > (most || 36) ? t.slice(0, (most || 36) - 1) + "…" : t);
+  }
   function fmt(m) {
     if (!m || m.mean === null || m.mean === undefined) return "-";
     const k = m.percent ? 100 : 1;
@@ -106,7 +110,7 @@
     const traces = rows.map((r) => {
       const ms = shown.map(([n]) => r.benchmarks[b].metrics[n] || {});
       const ok = (m) => m.mean !== null && m.mean !== undefined;
-      return {type: "bar", name: plotText(rowName(r)), x: shown.map(([, label]) => plotText(label)),
+      return {type: "bar", name: short(rowName(r), 48), x: shown.map(([, label]) => plotText(label)),
         y: ms.map((m) => ok(m) ? m.mean * k : null),
         error_y: {type: "data", symmetric: false, array: ms.map((m) => ok(m) ? (m.ci_high - m.mean) * k : null),
           arrayminus: ms.map((m) => ok(m) ? (m.mean - m.ci_low) * k : null)}};
@@ -117,9 +121,15 @@
       title: {text: plotText(b + (percent ? ": rates" : ": counts and scores")), font: {size: 13}},
       legend: {orientation: "h", y: -0.12, yanchor: "top"}, showlegend: true}, "chart-" + (percent ? "rates" : "values"));
   }
+  function barLabels(rows, most) {  // short row names for a chart's axis, kept apart where cutting makes two alike
+    const names = rows.map((r) => short(rowName(r), most));
+    return names.map((n, i) => names.indexOf(n) !== names.lastIndexOf(n) ? n + " #" + (summary.rows.indexOf(rows[i]) + 1) : n);
+  }
   function outcomeChart(box, b, rows) {  // the failure taxonomy: one stacked bar per row
+    const labels = barLabels(rows, 28);
     plot(box, OUTCOMES.map((o) => ({type: "bar", orientation: "h", name: o, marker: {color: OUTCOME_COLORS[o]},
-      y: rows.map((r) => plotText(rowName(r))), x: rows.map((r) => r.benchmarks[b].outcomes[o] || 0)})),
+      showlegend: rows.some((r) => r.benchmarks[b].outcomes[o]),  // every outcome drawn, the legend names those seen
+      y: labels, x: rows.map((r) => r.benchmarks[b].outcomes[o] || 0)})),
     {barmode: "stack", height: Math.max(260, 170 + 30 * rows.length), margin: {t: 28, b: 130, l: 8, r: 8},
       title: {text: plotText(b + ": outcomes (episodes)"), font: {size: 13}},
       yaxis: {automargin: true}, legend: {orientation: "h", y: -0.12, yanchor: "top", font: {size: 10}}}, "chart-outcomes");
@@ -170,7 +180,7 @@
       const shown = cs.filter((c) => c.mean_diff !== null);
       if (shown.length) {
         plot(box, [{type: "scatter", mode: "markers", marker: {size: 9},
-          y: shown.map((c) => plotText(c.benchmark + " " + c.label + ", n=" + c.pairs + ": " + other(c))),
+          y: shown.map((c) => short(c.benchmark + " " + c.label + ", n=" + c.pairs + ": " + other(c), 60)),
           x: shown.map((c) => c.mean_diff * k),
           error_x: {type: "data", symmetric: false, array: shown.map((c) => (c.ci_high - c.mean_diff) * k),
             arrayminus: shown.map((c) => (c.mean_diff - c.ci_low) * k)}}],
