@@ -299,6 +299,10 @@
     return box;
   }
   function add(node, ...kids) { node.append(...kids.filter((k) => k !== null && k !== undefined)); return node; }
+  function facts(pairs) {  // an episode's record as compact "field value" items that wrap
+    return el("dl", {class: "facts"}, ...pairs.map(([k, v]) => el("div", {}, el("dt", {}, k),
+      el("dd", {}, v === null || v === undefined ? "-" : typeof v === "object" ? JSON.stringify(v) : String(v)))));
+  }
   function secs(v) { return typeof v === "number" ? v.toFixed(v < 10 ? 2 : 1) + " s" : v; }
   function money(v) { return typeof v === "number" ? "$" + v.toFixed(4) : v; }
   function actionText(st) {
@@ -351,6 +355,7 @@
           const img = el("img", {alt: "step " + step}); img.src = im.url; return img;
         });
         if (thumbs.some((t) => t.tagName === "IMG")) cell.prepend(...thumbs);
+        else if (step > 0) cell.prepend(el("div", {class: "cell-text"}, actionText(eps[0].steps[step - 1]).slice(0, 24)));
       }
     }, {root: strip, rootMargin: "0px 400px"});
     const total = Math.max(...eps.map((ep) => ep.steps.length));
@@ -411,9 +416,9 @@
     const header = el("div", {},
       el("h2", {}, "Episode " + rec.episode_id),
       add(el("p", {}, el("a", {href: "#episodes"}, "back to the episode list"), " "), compare),
-      kvTable([["benchmark", rec.benchmark], ["task", rec.task_id], ["category", rec.task_category], ["model", rec.model], ["agent", rec.agent],
+      facts([["benchmark", rec.benchmark], ["task", rec.task_id], ["category", rec.task_category], ["model", rec.model], ["agent", rec.agent],
         ["outcome", rec.outcome], ["failure category", rec.failure_category], ["failure reason", rec.failure_reason],
-        ["steps", rec.steps], ["end reason", rec.end_reason], ["tokens", rec.prompt_tokens + rec.completion_tokens], ["cost $", money(rec.cost_usd)],
+        ["steps", rec.steps], ["end reason", rec.end_reason], ["tokens", rec.prompt_tokens + rec.completion_tokens], ["cost", money(rec.cost_usd)],
         ["duration", secs(rec.duration_s)], ["run", ep.run]]));
     const nav = el("div", {class: "step-nav"},
       el("button", {id: "prev-step", onclick: () => go(-1)}, "◀ previous (k / ←)"),
@@ -446,7 +451,7 @@
         el("h3", {}, "Parsed action"),
         a.parse_error ? el("p", {class: "parse-error", id: "action"}, "parse failure: " + a.parse_error) : el("pre", {id: "action"}, a.text || JSON.stringify(a.value)),
         el("h3", {}, "Feedback"), el("pre", {id: "feedback"}, st.feedback || ""),
-        kvTable([["prompt tokens", u.prompt_tokens], ["completion tokens", u.completion_tokens], ["cost", money(u.cost_usd)], ["cached", u.cached],
+        facts([["prompt tokens", u.prompt_tokens], ["completion tokens", u.completion_tokens], ["cost", money(u.cost_usd)], ["cached", u.cached],
           ["model latency", secs(u.latency_s)], ["agent time", secs(st.agent_s)], ["env time", secs(st.env_s)], ["done", st.done], ["note", st.note]]),
         (st.images || []).some((i) => i.url) ? el("h3", {}, "Frames after the step") : null, frames(st.images),
         st.observation ? el("h3", {}, "Observation after the step") : null, observationBox(st.observation),
