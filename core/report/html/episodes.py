@@ -71,9 +71,9 @@ def episode_data(run_dir: Path, store: RunStore, record: dict[str, Any], views: 
             "action": event.get("action"), "feedback": event.get("feedback"), "done": event.get("done"),
             "usage": event.get("usage"), "agent_s": event.get("agent_s"), "env_s": event.get("env_s"),
             "note": event.get("note"), "info": event.get("info"), "observation": event.get("observation"),
-            "calls": event.get("calls"),
             "images": [frame_url(run_dir, i, site) for i in event.get("images") or []],
             "panels": _with_urls(_step_panels(views, event, previous), run_dir, site),
+            **({"calls": event["calls"]} if event.get("calls") else {}),  # an agent's several model calls
         })
         previous = event
     panels = []
