@@ -78,3 +78,21 @@ def test_a_failing_view_is_skipped(caplog: pytest.LogCaptureFixture) -> None:
     (view,) = registry.report_views["bench"]
     assert view.plugin == "mine"
     assert _step_panels([view], {}, {}) == [] and "failed" in caplog.text
+
+
+def test_site_carries_every_model_call_of_a_step(tmp_path: Path) -> None:
+    """A step's `calls` (an agent calling models several times, such as HoloMind's modules) reach the viewer in
+    order; steps without calls carry none."""
+    run, site = tmp_path / "run", tmp_path / "site"
+    assert main(["run", "--plugins", "omniear", "--agent", "oracle", "--limit", "1", "--out", str(run),
+                 "--no-report"]) == 0
+    (trace,) = (run / "traces").iterdir()
+    calls = [{"module": "planner", "model": "m", "messages": [0, 2], "reply": "plan", "verdict": None},
+             {"module": "critic", "model": "m", "messages": [2, 3], "reply": "ok", "verdict": "accept"}]
+    lines = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
+    first = next(e for e in lines if e["type"] == "step")
+    first["calls"] = calls
+    trace.write_text("".join(json.dumps(e) + "\n" for e in lines), encoding="utf-8")
+    assert main(["report", str(run), "--format", "html", "--out", str(site)]) == 0
+    steps = _episode(site, 0)["steps"]
+    assert steps[0]["calls"] == calls and all("calls" not in s for s in steps[1:])
