@@ -90,6 +90,7 @@ def test_browser_overview_of_5_benchmarks_and_3_models_fits_1280_px(browser, tmp
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     try:
         assert browser.execute_script("return getComputedStyle(document.querySelector('header nav')).display") == "none"
+        _screenshot(browser, "overview-print.png")
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
 
@@ -203,6 +204,9 @@ def test_browser_two_models_side_by_side_from_the_first_divergence(browser, long
     assert srcs[0].endswith(f"/frames/a{DIVERGE % 50}.png") and srcs[1].endswith(f"/frames/b{DIVERGE % 50}.png")
     assert browser.execute_script("return document.documentElement.scrollWidth") <= 1280
     _screenshot(browser, "side-by-side.png")
+    browser.find_element(By.TAG_NAME, "body").send_keys("j")  # the keys step both episodes at once
+    _wait(browser, f"return document.getElementById('step-label').textContent.startsWith('step {DIVERGE + 1} of')")
+    assert browser.find_element(By.CSS_SELECTOR, "#side-b .action").text == f"turn {DIVERGE + 1}"
     assert json.loads(json.dumps(browser.execute_script("return window.__pwned"))) is None
 
 
