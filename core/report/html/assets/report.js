@@ -184,8 +184,8 @@
           x: shown.map((c) => c.mean_diff * k),
           error_x: {type: "data", symmetric: false, array: shown.map((c) => (c.ci_high - c.mean_diff) * k),
             arrayminus: shown.map((c) => (c.mean_diff - c.ci_low) * k)}}],
-        {height: Math.max(160, 70 + 26 * shown.length), margin: {l: 8, t: 10, b: 40, r: 8}, yaxis: {automargin: true},
-          xaxis: {title: {text: plotText("difference (" + unit + ")")}, zeroline: true, zerolinewidth: 2}}, "chart-diff");
+        {height: Math.max(160, 70 + 26 * shown.length), margin: {l: 8, t: 10, b: 40, r: 8}, yaxis: {automargin: true, autorange: "reversed"},
+          xaxis: {title: {text: plotText("difference (" + unit + ")")}, zeroline: true, zerolinewidth: 2, rangemode: "tozero"}}, "chart-diff");
       }
     }
     const t = table(["model / agent", "benchmark", "metric", "difference [CI]", "n (pairs)", "unpaired"], all, "comparisons");
