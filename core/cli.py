@@ -118,8 +118,9 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="render the cross-benchmark report of one or more runs")
     rep.add_argument("runs", nargs="+", metavar="RUN",
                      help="run folders; the first is the baseline the others are compared with")
-    rep.add_argument("--format", choices=["table", "md", "csv", "json", "html"], default="table",
-                     help="table (terminal, default), md, csv, json, or html (a static site written to --out)")
+    rep.add_argument("--format", choices=["table", "md", "csv", "json", "latex", "html"], default="table",
+                     help="table (terminal, default), md, csv, json, latex (booktabs tables per benchmark), or html "
+                          "(a static site written to --out)")
     rep.add_argument("--out", metavar="DIR", help="with --format html: the folder to write the site into")
     rep.add_argument("--reference", action="store_true", default=None,
                      help="add each benchmark's published paper numbers as `paper: <model>` rows "

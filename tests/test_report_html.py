@@ -146,7 +146,7 @@ def test_browser_overview_shows_the_json_headline_numbers(browser, site: Path, r
     summary = _json_report(runs, capsys)
     _open(browser, (site / "index.html").as_uri())
     cells = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
-             for tr in browser.find_elements(By.CSS_SELECTOR, "#headline tbody tr")]
+             for tr in browser.find_elements(By.CSS_SELECTOR, "#headline-counter tbody tr")]
     assert len(cells) == len(summary["rows"])
     for row, shown in zip(summary["rows"], cells, strict=True):
         (group,) = row["benchmarks"].values()
@@ -155,7 +155,7 @@ def test_browser_overview_shows_the_json_headline_numbers(browser, site: Path, r
         assert f"{m['mean'] * 100:.1f}{few} [{m['ci_low'] * 100:.1f}, {m['ci_high'] * 100:.1f}]" in shown
         assert str(group["episodes"]) in shown
     assert len(browser.find_elements(By.CSS_SELECTOR, "#overview .plot .main-svg")) >= 2  # Plotly drew the plots
-    assert LABEL in browser.find_element(By.ID, "headline").text  # the label shown as text
+    assert LABEL in browser.find_element(By.ID, "headline-counter").text  # the label shown as text
     assert browser.execute_script("return window.__pwned") is None
     resources = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     assert not [url for url in resources if not url.startswith("file:")]  # nothing from the network
@@ -210,7 +210,8 @@ def test_browser_shows_the_paper_rows_with_reference(browser, tmp_path: Path,
     text = browser.find_element(By.ID, "overview").text
     assert "paper: GPT-4o" in text and "96.6 / 12.9" in text and "(paper -" in text
     assert "CAVEAT omniear" in text and "arXiv 2508.05614" in text
-    assert browser.find_element(By.ID, "headline").text.count("paper:") == 0  # OmniEAR's paper has no headline SR
+    # OmniEAR's paper has no headline SR
+    assert browser.find_element(By.ID, "headline-omniear").text.count("paper:") == 0
     _screenshot(browser, "reference.png")
 
 
@@ -260,8 +261,8 @@ def test_browser_shows_every_outcome_and_headline_number_of_the_json_report(
     assert main(["report", str(run), "--format", "html", "--out", str(site)]) == 0
     _open(browser, (site / "index.html").as_uri())
 
-    header = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#outcomes thead th")]
-    (cells,) = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+    header = [th.get_attribute("textContent") for th in browser.find_elements(By.CSS_SELECTOR, "#outcomes thead th")]
+    (cells,) = [[td.get_attribute("textContent") for td in tr.find_elements(By.TAG_NAME, "td")]
                 for tr in browser.find_elements(By.CSS_SELECTOR, "#outcomes tbody tr")]
     assert header[2:] == summary["outcomes"] == list(OUTCOMES) and sorted(group["outcomes"]) == sorted(OUTCOMES)
     table = dict(zip(header, cells, strict=True))
@@ -270,20 +271,21 @@ def test_browser_shows_every_outcome_and_headline_number_of_the_json_report(
     assert "undefined" not in browser.find_element(By.ID, "overview").text
     assert "; data: counter GENERATED pack at " in browser.find_element(By.ID, "overview").text  # which data
 
-    head = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#headline thead th")]
-    (shown,) = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
-                for tr in browser.find_elements(By.CSS_SELECTOR, "#headline tbody tr")]
+    head = [th.get_attribute("textContent")
+            for th in browser.find_elements(By.CSS_SELECTOR, "#headline-counter thead th")]
+    (shown,) = [[td.get_attribute("textContent") for td in tr.find_elements(By.TAG_NAME, "td")]
+                for tr in browser.find_elements(By.CSS_SELECTOR, "#headline-counter tbody tr")]
     page = dict(zip(head, shown, strict=True))
     for m in group["metrics"].values():
         k = 100 if m["percent"] else 1
         few = f" (n={m['n']})" if m["small_n"] else ""
-        assert page[f"counter {m['label']}"] == (f"{m['mean'] * k:.1f}{few} [{m['ci_low'] * k:.1f}, "
+        assert page[m["label"]] == (f"{m['mean'] * k:.1f}{few} [{m['ci_low'] * k:.1f}, "
                                                   f"{m['ci_high'] * k:.1f}]")
-    assert page["counter n"] == str(group["episodes"]) and page["counter infra"] == str(group["infra_failures"])
+    assert page["n"] == str(group["episodes"]) and page["infra"] == str(group["infra_failures"])
     assert page["tokens"] == f"{group['tokens']:,}" and page["cost $"] == f"{group['cost_usd']:.4f}"
     # the stacked bars: one trace per outcome, each with the JSON's count
     bars = browser.execute_script("return [...document.querySelectorAll('#overview .plot')].flatMap("
                                   "p => (p.data || []).filter(t => p.layout.barmode === 'stack')"
-                                  ".map(t => [t.name, t.y[0]]))")
+                                  ".map(t => [t.name, t.x[0]]))")
     assert dict(bars) == group["outcomes"]
     _screenshot(browser, "every-outcome.png")

@@ -1,5 +1,5 @@
-"""Plugins' panels in the HTML report's episode view: OmniEAR's observation diff, AsgardBench's two images per turn,
-LongAct's score curve; a failing view is skipped, never breaking the report."""
+"""Plugins' panels in the HTML report's episode view: OmniEAR's observation diff, LongAct's score curve;
+a failing view is skipped, never breaking the report."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from suite.cli import main
 from suite.registry import Registry, ReportView
 from suite.report.html import observation_diff
 from suite.report.html.episodes import _step_panels
-from suite_asgard.report_view import report_view as asgard_view
 from suite_longact.report_view import report_view as longact_view
+from suite_omniear.report_view import report_view as omniear_view
 from suite_vigil.report_view import report_view as vigil_view
 
 
@@ -27,23 +27,26 @@ def test_omniear_steps_show_what_they_changed(tmp_path: Path, capsys: pytest.Cap
                  "--no-report"]) == 0
     assert main(["report", str(run), "--reference", "--format", "html", "--out", str(site)]) == 0
     steps = _episode(site, 0)["steps"]
-    assert steps and all(s["panels"][0]["kind"] == "diff" for s in steps)
-    assert any(line[0] == "+" for s in steps for line in s["panels"][0]["lines"])
+    assert steps and all(s["panels"][0]["title"] == "what this step changed" for s in steps)
+    assert any(line[0] == "+" for s in steps for line in s["panels"][0].get("lines", []))
+    # a step whose observation text stays the same is never an empty panel: it says what the environment reported
+    same = [s for s in steps if s["panels"][0]["kind"] == "text"]
+    assert all(s["feedback"] in s["panels"][0]["text"] for s in same)
+
+
+def test_omniear_step_without_a_text_change_shows_the_feedback() -> None:
+    view = omniear_view("omniear")
+    step = {"observation": "room\nbox: closed", "feedback": "SUCCESS - opened box_1"}
+    (panel,) = view.step(step, {"observation": "room\nbox: closed"})
+    assert panel == {"kind": "text", "title": "what this step changed",
+                     "text": "no line of the observation changed; the environment reported: SUCCESS - opened box_1"}
+    (panel,) = view.step({**step, "observation": "room\nbox: open"}, {"observation": "room\nbox: closed"})
+    assert panel["lines"] == [["-", "box: closed"], ["+", "box: open"]]
 
 
 def test_observation_diff_lists_removed_and_added_lines() -> None:
     panel = observation_diff("a\nb\nc", "a\nc\nd")
     assert panel["lines"] == [["-", "b"], ["+", "d"]]
-
-
-def test_asgard_turn_shows_the_view_before_and_after() -> None:
-    view = asgard_view("asgard")
-    previous = {"images": [{"path": "frames/e/0001_0.png", "label": "after 1 turns"}]}
-    step = {"images": [{"path": "frames/e/0002_0.png", "label": "after 2 turns"}]}
-    (panel,) = view.step(step, previous)
-    assert [(i["path"], i["label"]) for i in panel["images"]] == [
-        ("frames/e/0001_0.png", "before this turn"), ("frames/e/0002_0.png", "after this turn")]
-    assert view.step({"images": []}, {}) == []
 
 
 def test_longact_curve_follows_the_checklist_score() -> None:
@@ -75,3 +78,21 @@ def test_a_failing_view_is_skipped(caplog: pytest.LogCaptureFixture) -> None:
     (view,) = registry.report_views["bench"]
     assert view.plugin == "mine"
     assert _step_panels([view], {}, {}) == [] and "failed" in caplog.text
+
+
+def test_site_carries_every_model_call_of_a_step(tmp_path: Path) -> None:
+    """A step's `calls` (an agent calling models several times, such as HoloMind's modules) reach the viewer in
+    order; steps without calls carry none."""
+    run, site = tmp_path / "run", tmp_path / "site"
+    assert main(["run", "--plugins", "omniear", "--agent", "oracle", "--limit", "1", "--out", str(run),
+                 "--no-report"]) == 0
+    (trace,) = (run / "traces").iterdir()
+    calls = [{"module": "planner", "model": "m", "messages": [0, 2], "reply": "plan", "verdict": None},
+             {"module": "critic", "model": "m", "messages": [2, 3], "reply": "ok", "verdict": "accept"}]
+    lines = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
+    first = next(e for e in lines if e["type"] == "step")
+    first["calls"] = calls
+    trace.write_text("".join(json.dumps(e) + "\n" for e in lines), encoding="utf-8")
+    assert main(["report", str(run), "--format", "html", "--out", str(site)]) == 0
+    steps = _episode(site, 0)["steps"]
+    assert steps[0]["calls"] == calls and all("calls" not in s for s in steps[1:])

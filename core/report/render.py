@@ -1,4 +1,4 @@
-"""Render a report summary as a rich table, Markdown, CSV (typed columns) or JSON."""
+"""Render a report summary as a rich table, Markdown, CSV (typed columns), JSON or LaTeX."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 from suite.records import OUTCOMES
 from suite.report import escape
+from suite.report.latex import to_latex
 from suite.report.reference import headline_rows, printed
 from suite.report.selection import fixes_note, selection_note
 from suite.report.terminal import Grid, fit
@@ -190,6 +191,8 @@ def render(summary: dict[str, Any], fmt: str = "table", console: Console | None 
         return _csv(summary)
     if fmt == "md":
         return _markdown(summary)
+    if fmt == "latex":
+        return to_latex(summary)
     if fmt != "table":
         raise ValueError(f"unknown report format {fmt!r}")
     if console is not None:

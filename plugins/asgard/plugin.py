@@ -16,7 +16,6 @@ from suite_asgard.env import AsgardEnv, household_env
 from suite_asgard.inventory import find_inventory_file, load_inventories, scene_inventory
 from suite_asgard.parsing import parse_reply
 from suite_asgard.plans import PACK_MANIFEST, Plan, is_data_dir, load_plans
-from suite_asgard.report_view import report_view
 from suite_asgard.settings import CONFIG_SCHEMA
 from suite_asgard.termination import TerminationRules
 from suite_asgard.vocabulary import HIDDEN_TYPES, SLICED_FORM, TASK_TYPES
@@ -81,7 +80,6 @@ def register(registry: Registry) -> None:
     ))
     registry.add_agent(AgentSpec("fixed-plan", fixed_plan_agent, "a shortcut baseline: the goals' happy-path plan, "
                                  "played without looking", benchmarks=(BENCH,)))
-    registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
         BENCH,
         official=f"Generated/magt_benchmark of github.com/{UPSTREAM} at {UPSTREAM_COMMIT[:8]} (MIT)",

@@ -73,6 +73,7 @@ def episode_data(run_dir: Path, store: RunStore, record: dict[str, Any], views: 
             "note": event.get("note"), "info": event.get("info"), "observation": event.get("observation"),
             "images": [frame_url(run_dir, i, site) for i in event.get("images") or []],
             "panels": _with_urls(_step_panels(views, event, previous), run_dir, site),
+            **({"calls": event["calls"]} if event.get("calls") else {}),  # an agent's several model calls
         })
         previous = event
     panels = []

@@ -37,6 +37,16 @@ def episode_file(n: int) -> str:
     return f"data/ep/{n // EPISODES_PER_FILE}.js"
 
 
+def metric_order(summary: dict[str, Any]) -> dict[str, list[str]]:
+    """Each benchmark's headline metric names in its plugin's order (the data files are written with sorted keys)."""
+    order: dict[str, list[str]] = {}
+    for row in summary["rows"]:
+        for bench, group in row["benchmarks"].items():
+            names = order.setdefault(bench, [])
+            names += [n for n in group["metrics"] if n not in names]
+    return order
+
+
 def build_site(host: PluginHost | None, summary: dict[str, Any], run_dirs: list[Path], out: Path) -> Path:
     """Write the report site for these runs into `out` (created; files of an earlier report replaced)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -56,7 +66,8 @@ def build_site(host: PluginHost | None, summary: dict[str, Any], run_dirs: list[
     if chunk:
         (out / episode_file(len(rows) - 1)).write_text("".join(chunk), encoding="utf-8")
     (out / "data" / "summary.js").write_text(f"SUITE.summary = {script_json(summary)};\n", encoding="utf-8")
-    index = {"columns": INDEX_COLUMNS, "rows": rows, "per_file": EPISODES_PER_FILE}
+    index = {"columns": INDEX_COLUMNS, "rows": rows, "per_file": EPISODES_PER_FILE,
+             "metric_order": metric_order(summary)}
     (out / "data" / "index.js").write_text(f"SUITE.index = {script_json(index)};\n", encoding="utf-8")
     return out / "index.html"
 

@@ -40,6 +40,10 @@
     if (row.data_tag) name += " [data " + row.data_tag + "]";
     return name;
   }
+  function short(text, most) {  // a chart label cut to fit beside a bar (the tables carry the whole name)
+    const t = String(text);
+    return plotText(t.length > (most || 36) ? t.slice(0, (most || 36) - 1) + "…" : t);
+  }
   function fmt(m) {
     if (!m || m.mean === null || m.mean === undefined) return "-";
     const k = m.percent ? 100 : 1;
@@ -53,122 +57,156 @@
     if (Number.isInteger(v) && Math.abs(v) >= 100) return v.toFixed(0);
     return Math.round(v * 10) / 10 === v ? v.toFixed(1) : String(v);
   }
-  function plot(container, traces, layout) {
-    const div = el("div", {class: "plot"});
+  let pending = null;  // while the overview is built, charts wait until every one has its place (Plotly sizes by it)
+  function plot(container, traces, layout, kind) {
+    const div = el("div", {class: "plot" + (kind ? " " + kind : "")});
     container.append(div);
-    if (window.Plotly) {
-      window.Plotly.newPlot(div, traces, Object.assign({margin: {t: 30, b: 120}, barmode: "group"}, layout),
-        {displaylogo: false, responsive: true, showLink: false, showSendToCloud: false, showEditInChartStudio: false});
-    }
+    const draw = () => window.Plotly && window.Plotly.newPlot(div, traces,
+      Object.assign({margin: {t: 30, b: 120}, barmode: "group", font: {size: 11}}, layout),
+      {displaylogo: false, displayModeBar: false, responsive: true, showLink: false, showSendToCloud: false, showEditInChartStudio: false});
+    if (pending) pending.push(draw); else draw();
     return div;
   }
   const benches = [...new Set(summary.rows.flatMap((r) => Object.keys(r.benchmarks)))].sort();
+  // each benchmark's headline metrics in its plugin's order (the summary's objects are written with sorted keys)
+  const metricOrder = index.metric_order || {};
+  const OUTCOME_COLORS = {success: "#2e7d32", agent_failure: "#c62828", parse_failure: "#ef6c00",
+    budget_exhausted: "#f9a825", model_error: "#6a1b9a", env_error: "#1565c0", timeout: "#757575"};
 
   // ---------- overview ----------
-  function headlineTable() {
-    const columns = ["model", "agent"];
-    const metricNames = {};
-    for (const b of benches) {
-      const names = {};
-      for (const r of summary.rows) for (const [n, m] of Object.entries((r.benchmarks[b] || {}).metrics || {})) names[n] = names[n] || m.label;
-      metricNames[b] = Object.entries(names);
-      for (const [, label] of metricNames[b]) columns.push(b + " " + label);
-      columns.push(b + " n", b + " infra");
-    }
-    columns.push("tokens", "cost $");
-    const rows = summary.rows.map((r) => {
-      const cells = [r.model || "-", rowName(r).split(" / ").slice(1).join(" / ")];
-      for (const b of benches) {
-        const g = r.benchmarks[b];
-        if (!g) { cells.push(...Array(metricNames[b].length + 2).fill("-")); continue; }
-        for (const [n] of metricNames[b]) cells.push(fmt(g.metrics[n]));
-        cells.push(String(g.episodes) + (g.unfinished ? " (+" + g.unfinished + " unfinished)" : ""), String(g.infra_failures));
-      }
-      const gs = Object.values(r.benchmarks);
-      cells.push(gs.reduce((a, g) => a + g.tokens, 0).toLocaleString("en-US"), gs.reduce((a, g) => a + g.cost_usd, 0).toFixed(4));
-      return cells;
-    });
-    // the papers' rows (`suite report --reference`): their numbers as printed, no intervals, after the runs' rows
+  function metricNames(b) {  // [[name, label, percent]] of a benchmark, in its headline order
+    const names = {};
+    for (const r of summary.rows) for (const [n, m] of Object.entries((r.benchmarks[b] || {}).metrics || {})) names[n] = names[n] || m;
+    const order = (metricOrder[b] || []).filter((n) => n in names);
+    const rest = Object.keys(names).filter((n) => !order.includes(n)).sort();
+    return order.concat(rest).map((n) => [n, names[n].label, names[n].percent]);
+  }
+  function paperRows(b, names) {  // the paper's rows of one benchmark (`suite report --reference`), as printed
     const paper = {};
-    for (const [b, ref] of Object.entries(summary.reference || {})) {
-      for (const e of ref.entries) {
-        if (e.attach !== "headline") continue;
-        const key = JSON.stringify([b, e.model, e.condition]);
-        (paper[key] = paper[key] || {bench: b, model: e.model, condition: e.condition, values: {}}).values[e.metric] = e.value;
+    for (const e of ((summary.reference || {})[b] || {}).entries || []) {
+      if (e.attach !== "headline") continue;
+      const key = JSON.stringify([e.model, e.condition]);
+      (paper[key] = paper[key] || {model: e.model, condition: e.condition, values: {}}).values[e.metric] = e.value;
+    }
+    return Object.values(paper).map((p) => ["paper: " + p.model, p.condition,
+      ...names.map(([n]) => n in p.values ? printed(p.values[n]) : "-"), "-", "-", "-", "-"]);
+  }
+  function headlineTable(b, rows, names) {
+    const columns = ["model", "agent", ...names.map(([, label]) => label), "n", "infra", "tokens", "cost $"];
+    const cells = rows.map((r) => {
+      const g = r.benchmarks[b];
+      return [r.model || "-", rowName(r).split(" / ").slice(1).join(" / "), ...names.map(([n]) => fmt(g.metrics[n])),
+        String(g.episodes) + (g.unfinished ? " (+" + g.unfinished + " unfinished)" : ""), String(g.infra_failures),
+        g.tokens.toLocaleString("en-US"), g.cost_usd.toFixed(4)];
+    });
+    const t = table(columns, cells.concat(paperRows(b, names)), "headline-" + b);
+    t.classList.add("headline");
+    return el("div", {class: "table-wrap"}, t);
+  }
+  function metricChart(box, b, rows, names, percent) {  // one grouped bar chart: metrics on x, a bar per row
+    const shown = names.filter(([, , p]) => Boolean(p) === percent);
+    if (!shown.length) return;
+    const k = percent ? 100 : 1;
+    const traces = rows.map((r) => {
+      const ms = shown.map(([n]) => r.benchmarks[b].metrics[n] || {});
+      const ok = (m) => m.mean !== null && m.mean !== undefined;
+      return {type: "bar", name: short(rowName(r), 48), x: shown.map(([, label]) => plotText(label)),
+        y: ms.map((m) => ok(m) ? m.mean * k : null),
+        error_y: {type: "data", symmetric: false, array: ms.map((m) => ok(m) ? (m.ci_high - m.mean) * k : null),
+          arrayminus: ms.map((m) => ok(m) ? (m.mean - m.ci_low) * k : null)}};
+    });
+    const top = Math.max(0, ...traces.flatMap((t, i) => t.y.map((y, j) => (y || 0) + (t.error_y.array[j] || 0))));
+    const yaxis = percent ? {range: [0, 100], title: {text: "%"}} : {range: [0, top > 0 ? top * 1.1 : 1], title: {text: "value"}};
+    plot(box, traces, {yaxis, barmode: "group", margin: {t: 28, b: 80, l: 48, r: 8}, height: 320,
+      title: {text: plotText(b + (percent ? ": rates" : ": counts and scores")), font: {size: 13}},
+      legend: {orientation: "h", y: -0.12, yanchor: "top"}, showlegend: true}, "chart-" + (percent ? "rates" : "values"));
+  }
+  function barLabels(rows, most) {  // short row names for a chart's axis, kept apart where cutting makes two alike
+    const names = rows.map((r) => short(rowName(r), most));
+    return names.map((n, i) => names.indexOf(n) !== names.lastIndexOf(n) ? n + " #" + (summary.rows.indexOf(rows[i]) + 1) : n);
+  }
+  function outcomeChart(box, b, rows) {  // the failure taxonomy: one stacked bar per row
+    const labels = barLabels(rows, 28);
+    plot(box, OUTCOMES.map((o) => ({type: "bar", orientation: "h", name: o, marker: {color: OUTCOME_COLORS[o]},
+      showlegend: rows.some((r) => r.benchmarks[b].outcomes[o]),  // every outcome drawn, the legend names those seen
+      y: labels, x: rows.map((r) => r.benchmarks[b].outcomes[o] || 0)})),
+    {barmode: "stack", height: Math.max(260, 170 + 30 * rows.length), margin: {t: 28, b: 130, l: 8, r: 8},
+      title: {text: plotText(b + ": outcomes (episodes)"), font: {size: 13}},
+      yaxis: {automargin: true}, legend: {orientation: "h", y: -0.12, yanchor: "top", font: {size: 10}}}, "chart-outcomes");
+  }
+  function benchmarkSection(root, b) {  // appended first: Plotly sizes a chart by its place on the page
+    const rows = summary.rows.filter((r) => r.benchmarks[b]);
+    const names = metricNames(b);
+    const section = el("section", {class: "bench", id: "bench-" + b}, el("h2", {}, b));
+    root.append(section);
+    section.append(headlineTable(b, rows, names));
+    const charts = el("div", {class: "charts"});
+    section.append(charts);
+    metricChart(charts, b, rows, names, true);
+    metricChart(charts, b, rows, names, false);
+    outcomeChart(charts, b, rows);
+    for (const t of (summary.details || {})[b] || []) {
+      const diffs = t.reference_diff || [];
+      const cells = t.rows.map((r, i) => r.map((c, j) => (c === null || c === undefined ? "-" : typeof c === "number" ? c.toFixed(1) : c) +
+        (diffs[i] && diffs[i][j] !== null && diffs[i][j] !== undefined ? " " + vsPaper(diffs[i][j]) : "")));
+      section.append(el("h3", {}, b + ": " + t.title), el("div", {class: "table-wrap"}, table(t.columns, cells.concat(t.reference_rows || []))));
+    }
+  }
+  function comparisonsSection(root) {  // paired differences, one table and chart per unit (points apart from counts)
+    const section = el("section", {class: "bench", id: "comparisons-section"});
+    root.append(section);
+    const base = summary.rows[0];
+    section.append(el("h2", {}, "Paired differences against " + rowName(base)),
+      el("p", {class: "muted"}, "other minus baseline over the episodes both ran on the same data; n = pairs; interval at " +
+        Math.round(summary.confidence * 100) + "%"));
+    const units = {};
+    for (const c of summary.comparisons) {
+      const unit = c.percent ? "percentage points" : c.label;
+      (units[unit] = units[unit] || []).push(c);
+    }
+    const other = (c) => rowName(c.other_row !== undefined ? summary.rows[c.other_row] : c.other);
+    const all = [];
+    for (const [unit, cs] of Object.entries(units)) {
+      const k = cs[0].percent ? 100 : 1;
+      const rows = cs.map((c) => {
+        const cell = c.mean_diff === null ? "-" : (c.mean_diff * k >= 0 ? "+" : "") + (c.mean_diff * k).toFixed(1) +
+          " [" + (c.ci_low * k).toFixed(1) + ", " + (c.ci_high * k).toFixed(1) + "]" + (c.small_n ? " (n=" + c.pairs + ")" : "");
+        return [other(c), c.benchmark, c.label, cell, String(c.pairs), String(c.unpaired)];
+      });
+      all.push(...rows);
+      const box = el("div", {class: "unit"}, el("h3", {}, "in " + unit));
+      section.append(box);
+      box.append(el("div", {class: "table-wrap"}, table(["model / agent", "benchmark", "metric", "difference [CI]", "n (pairs)", "unpaired"], rows)));
+      const shown = cs.filter((c) => c.mean_diff !== null);
+      if (shown.length) {
+        plot(box, [{type: "scatter", mode: "markers", marker: {size: 9},
+          y: shown.map((c) => short(c.benchmark + " " + c.label + ", n=" + c.pairs + ": " + other(c), 60)),
+          x: shown.map((c) => c.mean_diff * k),
+          error_x: {type: "data", symmetric: false, array: shown.map((c) => (c.ci_high - c.mean_diff) * k),
+            arrayminus: shown.map((c) => (c.mean_diff - c.ci_low) * k)}}],
+        {height: Math.max(160, 70 + 26 * shown.length), margin: {l: 8, t: 10, b: 40, r: 8}, yaxis: {automargin: true, autorange: "reversed"},
+          xaxis: {title: {text: plotText("difference (" + unit + ")")}, zeroline: true, zerolinewidth: 2, rangemode: "tozero"}}, "chart-diff");
       }
     }
-    for (const p of Object.values(paper)) {
-      const cells = ["paper: " + p.model, p.condition];
-      for (const b of benches) {
-        for (const [n] of metricNames[b]) cells.push(b === p.bench && n in p.values ? printed(p.values[n]) : "-");
-        cells.push("-", "-");
-      }
-      rows.push(cells.concat(["-", "-"]));
-    }
-    return {columns, rows, metricNames};
+    const t = table(["model / agent", "benchmark", "metric", "difference [CI]", "n (pairs)", "unpaired"], all, "comparisons");
+    section.append(el("details", {class: "all-comparisons"}, el("summary", {}, "all differences in one table"), t));
   }
 
   function renderOverview() {
+    pending = [];
     const root = document.getElementById("overview");
     const ci = summary.ci || {};
-    const head = headlineTable();
-    root.append(el("h2", {}, "Headline metrics"));
     root.append(el("p", {class: "muted"}, "mean [" + Math.round(summary.confidence * 100) + "% CI, " + (ci.method || "percentile bootstrap") +
-      (ci.resamples ? " of " + ci.resamples + " resamples" : "") + "]; n = finished episodes; infra failures excluded"));
-    root.append(table(head.columns, head.rows, "headline"));
-    for (const b of benches) {
-      for (const [name, label] of head.metricNames[b]) {
-        const rows = summary.rows.filter((r) => r.benchmarks[b] && r.benchmarks[b].metrics[name] && r.benchmarks[b].metrics[name].mean !== null);
-        if (!rows.length) continue;
-        const ms = rows.map((r) => r.benchmarks[b].metrics[name]);
-        const k = ms[0].percent ? 100 : 1;
-        root.append(el("h3", {}, b + ": " + label));
-        plot(root, [{type: "bar", x: rows.map((r) => plotText(rowName(r))), y: ms.map((m) => m.mean * k),
-          error_y: {type: "data", symmetric: false, array: ms.map((m) => (m.ci_high - m.mean) * k), arrayminus: ms.map((m) => (m.mean - m.ci_low) * k)},
-          name: plotText(label)}], {yaxis: {title: {text: plotText(label) + (ms[0].percent ? " (%)" : "")}}});
-      }
-    }
-    root.append(el("h2", {}, "Outcomes (failure taxonomy)"));
-    for (const b of benches) {
-      const rows = summary.rows.filter((r) => r.benchmarks[b]);
-      root.append(el("h3", {}, b));
-      plot(root, OUTCOMES.map((o) => ({type: "bar", name: o, x: rows.map((r) => plotText(rowName(r))),
-        y: rows.map((r) => r.benchmarks[b].outcomes[o] || 0)})), {barmode: "stack", yaxis: {title: {text: "episodes"}}});
-    }
-    root.append(table(["model / agent", "benchmark", ...OUTCOMES],
-      summary.rows.flatMap((r) => Object.keys(r.benchmarks).sort().map((b) => [rowName(r), b, ...OUTCOMES.map((o) => String(r.benchmarks[b].outcomes[o]))])), "outcomes"));
-    if ((summary.comparisons || []).length) {
-      const base = summary.rows[0];
-      root.append(el("h2", {}, "Paired differences against " + rowName(base)));
-      const rows = summary.comparisons.map((c) => {
-        const other = c.other_row !== undefined ? summary.rows[c.other_row] : c.other;
-        const k = c.percent ? 100 : 1;
-        const cell = c.mean_diff === null ? "-" : (c.mean_diff * k >= 0 ? "+" : "") + (c.mean_diff * k).toFixed(1) +
-          " [" + (c.ci_low * k).toFixed(1) + ", " + (c.ci_high * k).toFixed(1) + "]" + (c.small_n ? " (n=" + c.pairs + ")" : "");
-        return [rowName(other), c.benchmark, c.label, cell, String(c.pairs), String(c.unpaired)];
-      });
-      root.append(table(["model / agent", "benchmark", "metric", "difference [CI]", "pairs", "unpaired"], rows, "comparisons"));
-      const shown = summary.comparisons.filter((c) => c.mean_diff !== null);
-      if (shown.length) {
-        plot(root, [{type: "scatter", mode: "markers", orientation: "h",
-          y: shown.map((c) => plotText(c.benchmark + " " + c.label + ": " + rowName(c.other_row !== undefined ? summary.rows[c.other_row] : c.other))),
-          x: shown.map((c) => c.mean_diff * (c.percent ? 100 : 1)),
-          error_x: {type: "data", symmetric: false, array: shown.map((c) => (c.ci_high - c.mean_diff) * (c.percent ? 100 : 1)),
-            arrayminus: shown.map((c) => (c.mean_diff - c.ci_low) * (c.percent ? 100 : 1))}}],
-        {margin: {l: 320, t: 20}, xaxis: {title: {text: "difference (points)"}, zeroline: true}});
-      }
-    }
-    const details = Object.entries(summary.details || {});
-    if (details.length) root.append(el("h2", {}, "Benchmark details"));
-    for (const [b, tables] of details) {
-      for (const t of tables) {
-        root.append(el("h3", {}, b + ": " + t.title));
-        const diffs = t.reference_diff || [];
-        const rows = t.rows.map((r, i) => r.map((c, j) => (c === null || c === undefined ? "-" : typeof c === "number" ? c.toFixed(1) : c) +
-          (diffs[i] && diffs[i][j] !== null && diffs[i][j] !== undefined ? " " + vsPaper(diffs[i][j]) : "")));
-        root.append(table(t.columns, rows.concat(t.reference_rows || [])));
-      }
-    }
+      (ci.resamples ? " of " + ci.resamples + " resamples" : "") + "]; rates in %; n = finished episodes; infra failures excluded; " +
+      "one section per benchmark: " + benches.join(", ")));
+    root.append(el("nav", {class: "toc"}, ...benches.map((b) => el("a", {href: "#bench-" + b, onclick: (e) => {
+      e.preventDefault(); document.getElementById("bench-" + b).scrollIntoView(); }}, b))));
+    for (const b of benches) benchmarkSection(root, b);
+    const outcomes = el("details", {class: "outcome-table"}, el("summary", {}, "Outcomes (failure taxonomy) as a table"),
+      table(["model / agent", "benchmark", ...OUTCOMES],
+        summary.rows.flatMap((r) => Object.keys(r.benchmarks).sort().map((b) => [rowName(r), b, ...OUTCOMES.map((o) => String(r.benchmarks[b].outcomes[o]))])), "outcomes"));
+    root.append(outcomes);
+    if ((summary.comparisons || []).length) comparisonsSection(root);
     const notes = summary.notes || [];
     const kinds = {generated: "GENERATED pack", official: "official data", user: "USER data (not verified as official)"};
     const data = (r) => Object.keys(r.data || {}).sort().map((b) => "; data: " + b + " " +
@@ -176,6 +214,9 @@
     const runs = summary.runs.map((r) => "run " + r.path + ": " + (r.model || "-") + " / " + r.agent + ", " + r.status + data(r));
     root.append(el("h2", {}, "Notes and runs"));
     root.append(el("ul", {class: "notes"}, ...notes.concat(runs).map((n) => el("li", {}, n))));
+    const draws = pending;
+    pending = null;
+    draws.forEach((draw) => draw());
   }
 
   // ---------- episode browser ----------
@@ -257,33 +298,147 @@
     }
     return box;
   }
+  function add(node, ...kids) { node.append(...kids.filter((k) => k !== null && k !== undefined)); return node; }
+  function facts(pairs) {  // an episode's record as compact "field value" items that wrap
+    return el("dl", {class: "facts"}, ...pairs.map(([k, v]) => el("div", {}, el("dt", {}, k),
+      el("dd", {}, v === null || v === undefined ? "-" : typeof v === "object" ? JSON.stringify(v) : String(v)))));
+  }
+  function secs(v) { return typeof v === "number" ? v.toFixed(v < 10 ? 2 : 1) + " s" : v; }
+  function money(v) { return typeof v === "number" ? "$" + v.toFixed(4) : v; }
+  function actionText(st) {
+    const a = (st && st.action) || {};
+    return a.parse_error ? "parse failure: " + a.parse_error : (a.text || JSON.stringify(a.value === undefined ? null : a.value));
+  }
+  function observationBox(text) {  // no empty box where a benchmark shows only frames
+    return text ? el("pre", {class: "observation"}, text) : null;
+  }
+  function callsBox(st) {  // every model call of the step in order, with its module where the agent names one
+    const calls = Array.isArray(st.calls) ? st.calls.filter((c) => c && typeof c === "object") : [];
+    if (!calls.length) return null;
+    return el("div", {class: "calls", id: "calls"}, el("h3", {}, "Model calls of this step (" + calls.length + ")"),
+      ...calls.map((c, i) => el("div", {class: "call"},
+        el("div", {class: "call-head"}, (i + 1) + ". " + (c.module || "model") + (c.model ? " (" + c.model + ")" : "") +
+          (c.verdict ? ", verdict: " + c.verdict : "") +
+          (Array.isArray(c.messages) ? ", prompt messages " + (c.messages[0] + 1) + "-" + c.messages[1] : "")),
+        el("pre", {}, c.reply === null || c.reply === undefined ? "(no reply)" : String(c.reply)))));
+  }
+  function metricsBox(rec) {  // the episode's metrics: headline first, then other numbers, then the rest folded
+    const head = metricOrder[rec.benchmark] || [];
+    const entries = Object.entries(rec.metrics || {});
+    const shown = (v) => v === null || v === undefined ? "-" : typeof v === "object" ? JSON.stringify(v) : String(v);
+    const groups = [["headline metrics", entries.filter(([k]) => head.includes(k))],
+      ["other numbers", entries.filter(([k, v]) => !head.includes(k) && (typeof v === "number" || typeof v === "boolean"))],
+      ["text, lists and objects", entries.filter(([k, v]) => !head.includes(k) && typeof v !== "number" && typeof v !== "boolean")]];
+    const box = el("div", {id: "metrics"}, el("h3", {}, "Metrics (" + entries.length + ")"));
+    for (const [title, items] of groups) {
+      if (!items.length) continue;
+      const t = kvTable(items.map(([k, v]) => [k, shown(v)]));
+      box.append(title === "headline metrics" ? el("div", {class: "metric-group"}, el("h4", {}, title), t)
+        : el("details", {class: "metric-group"}, el("summary", {}, title + " (" + items.length + ")"), t));
+    }
+    return box;
+  }
+  function stepFrames(ep, step) { return step === 0 ? ep.start.images || [] : ep.steps[step - 1].images || []; }
+
+  // the filmstrip: a cell per observation (start and every step), thumbnails loaded only when scrolled into view;
+  // with two episodes (side by side) each cell holds both frames of that step, one above the other
+  function filmstrip(eps, mark) {
+    const strip = el("div", {class: "filmstrip" + (eps.length > 1 ? " double" : ""), id: "filmstrip", tabindex: "0"});
+    const seen = new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        if (!e.isIntersecting) continue;
+        const cell = e.target; seen.unobserve(cell);
+        const step = Number(cell.dataset.step);
+        const thumbs = eps.map((ep) => {
+          const im = step <= ep.steps.length ? stepFrames(ep, step).filter((i) => i.url).slice(-1)[0] : null;
+          if (!im) return el("div", {class: "no-frame"});
+          const img = el("img", {alt: "step " + step}); img.src = im.url; return img;
+        });
+        if (thumbs.some((t) => t.tagName === "IMG")) cell.prepend(...thumbs);
+        else if (step > 0) cell.prepend(el("div", {class: "cell-text"}, actionText(eps[0].steps[step - 1]).slice(0, 24)));
+      }
+    }, {root: strip, rootMargin: "0px 400px"});
+    const total = Math.max(...eps.map((ep) => ep.steps.length));
+    for (let i = 0; i <= total; i++) {
+      const st = i ? eps[0].steps[i - 1] : null;
+      const cls = "cell" + (st && st.action && st.action.parse_error ? " bad" : "") + (mark && mark(i) ? " diverged" : "");
+      const cell = el("div", {class: cls, "data-step": String(i), title: i ? "step " + i + ": " + actionText(st).slice(0, 80) : "start"},
+        el("span", {}, String(i)));
+      cell.addEventListener("click", () => goTo(i));
+      strip.append(cell);
+      seen.observe(cell);
+    }
+    return strip;
+  }
+  function markStrip(step) {
+    const strip = document.getElementById("filmstrip");
+    if (!strip) return;
+    const old = strip.querySelector(".cell.current");
+    if (old) old.classList.remove("current");
+    const cell = strip.children[step];
+    if (cell) {
+      cell.classList.add("current");
+      const left = cell.offsetLeft - strip.clientWidth / 2 + cell.clientWidth / 2;
+      strip.scrollLeft = Math.max(0, left);
+    }
+  }
+
   let current = null;
   function showEpisode(n, stepIndex) {
     loadEpisode(n, (ep) => {
-      current = {n, ep, step: Math.max(0, Math.min(stepIndex, ep.steps.length))};
+      const step = Math.max(0, Math.min(stepIndex, ep.steps.length));
+      if (current && current.n === n && !current.pair) { current.step = step; renderStep(); return; }
+      current = {n, ep, step};
       renderEpisode();
     });
   }
+  function pairCandidates(n) {  // episodes of other rows on the same task and the same data
+    const r = index.rows[n];
+    const data = (row, b) => (((summary.rows[row] || {}).data || {})[b] || {}).id;
+    const out = [];
+    index.rows.forEach((o, m) => {
+      if (m !== n && o[col.benchmark] === r[col.benchmark] && o[col.task_id] === r[col.task_id] && o[col.row] !== r[col.row] &&
+          data(o[col.row], o[col.benchmark]) === data(r[col.row], r[col.benchmark])) out.push(m);
+    });
+    return out;
+  }
   function renderEpisode() {
-    const {n, ep, step} = current;
+    const {n, ep} = current;
     const rec = ep.record;
     const root = document.getElementById("episode");
     const s = (ep.end || {}).settlement || {};
+    const pairs = pairCandidates(n);
+    const compare = pairs.length ? el("label", {class: "compare-pick"}, "compare side by side with ",
+      (() => { const sel = el("select", {id: "compare-with"}, el("option", {value: ""}, "(pick a run)"),
+        ...pairs.map((m) => { const o = el("option", {}, index.rows[m][col.model] + " / " + index.rows[m][col.agent] + " (#" + m + ")"); o.value = String(m); return o; }));
+      sel.addEventListener("change", () => { if (sel.value) location.hash = "compare=" + n + "," + sel.value + "&step=" + current.step; });
+      return sel; })()) : null;
     const header = el("div", {},
       el("h2", {}, "Episode " + rec.episode_id),
-      el("p", {}, el("a", {href: "#episodes"}, "back to the episode list")),
-      kvTable([["benchmark", rec.benchmark], ["task", rec.task_id], ["category", rec.task_category], ["model", rec.model], ["agent", rec.agent],
+      add(el("p", {}, el("a", {href: "#episodes"}, "back to the episode list"), " "), compare),
+      facts([["benchmark", rec.benchmark], ["task", rec.task_id], ["category", rec.task_category], ["model", rec.model], ["agent", rec.agent],
         ["outcome", rec.outcome], ["failure category", rec.failure_category], ["failure reason", rec.failure_reason],
-        ["steps", rec.steps], ["end reason", rec.end_reason], ["tokens", rec.prompt_tokens + rec.completion_tokens], ["cost $", rec.cost_usd],
-        ["duration s", rec.duration_s], ["run", ep.run]]));
-    const total = ep.steps.length;
+        ["steps", rec.steps], ["end reason", rec.end_reason], ["tokens", rec.prompt_tokens + rec.completion_tokens], ["cost", money(rec.cost_usd)],
+        ["duration", secs(rec.duration_s)], ["run", ep.run]]));
     const nav = el("div", {class: "step-nav"},
       el("button", {id: "prev-step", onclick: () => go(-1)}, "◀ previous (k / ←)"),
-      el("span", {id: "step-label"}, step === 0 ? "start (observation 0 of " + total + " steps)" : "step " + step + " of " + total),
-      el("button", {id: "next-step", onclick: () => go(1)}, "next (j / →) ▶"));
-    const body = el("div", {id: "step-body"});
+      el("span", {id: "step-label"}),
+      el("button", {id: "next-step", onclick: () => go(1)}, "next (j / →) ▶"),
+      el("span", {class: "muted"}, "shift+arrow: 10 steps; Home / End"));
+    const settle = el("div", {id: "settlement"}, el("h3", {}, "Settlement"),
+      kvTable([["outcome", s.outcome], ["category", s.category], ["failure reason", s.failure_reason], ["end reason", (ep.end || {}).end_reason], ["error", (ep.end || {}).error]]),
+      metricsBox(rec), ...(ep.panels || []).map(panel));
+    root.replaceChildren(header, filmstrip([ep]), nav, el("div", {id: "step-body"}), settle);
+    renderStep();
+  }
+  function renderStep() {
+    const {ep, step} = current;
+    const total = ep.steps.length;
+    document.getElementById("step-label").textContent = step === 0 ? "start (observation 0 of " + total + " steps)" : "step " + step + " of " + total;
+    const body = document.getElementById("step-body");
+    body.replaceChildren();
     if (step === 0) {
-      body.append(el("h3", {}, "Initial observation"), frames(ep.start.images), el("pre", {id: "observation"}, ep.start.observation || ""));
+      add(body, el("h3", {}, "Initial observation"), frames(ep.start.images), observationBox(ep.start.observation));
     } else {
       const st = ep.steps[step - 1];
       const a = st.action || {};
@@ -291,39 +446,100 @@
       const messages = st.prompt || (st.messages || []).map((h) => ep.messages[h] || {});
       const prompt = el("details", {id: "prompt"}, el("summary", {}, "prompt (" + messages.length + " messages)"),
         ...messages.map((m) => el("div", {}, el("div", {class: "muted"}, m.role || ""), el("pre", {}, typeof m.content === "string" ? m.content : JSON.stringify(m.content, null, 1)))));
-      body.append(prompt,
+      add(body, prompt, callsBox(st),
         el("h3", {}, "Raw reply"), el("pre", {id: "reply"}, st.reply === null || st.reply === undefined ? "(no model reply)" : st.reply),
         el("h3", {}, "Parsed action"),
         a.parse_error ? el("p", {class: "parse-error", id: "action"}, "parse failure: " + a.parse_error) : el("pre", {id: "action"}, a.text || JSON.stringify(a.value)),
         el("h3", {}, "Feedback"), el("pre", {id: "feedback"}, st.feedback || ""),
-        kvTable([["prompt tokens", u.prompt_tokens], ["completion tokens", u.completion_tokens], ["cost $", u.cost_usd], ["cached", u.cached],
-          ["model latency s", u.latency_s], ["agent s", st.agent_s], ["env s", st.env_s], ["done", st.done], ["note", st.note]]),
-        el("h3", {}, "Observation after the step"), frames(st.images), el("pre", {id: "observation"}, st.observation || ""),
+        facts([["prompt tokens", u.prompt_tokens], ["completion tokens", u.completion_tokens], ["cost", money(u.cost_usd)], ["cached", u.cached],
+          ["model latency", secs(u.latency_s)], ["agent time", secs(st.agent_s)], ["env time", secs(st.env_s)], ["done", st.done], ["note", st.note]]),
+        (st.images || []).some((i) => i.url) ? el("h3", {}, "Frames after the step") : null, frames(st.images),
+        st.observation ? el("h3", {}, "Observation after the step") : null, observationBox(st.observation),
         ...(st.panels || []).map(panel));
     }
-    const settle = el("div", {id: "settlement"}, el("h3", {}, "Settlement"),
-      kvTable([["outcome", s.outcome], ["category", s.category], ["failure reason", s.failure_reason], ["end reason", (ep.end || {}).end_reason], ["error", (ep.end || {}).error]]),
-      el("h3", {}, "Metrics"), kvTable(Object.entries(rec.metrics || {})), ...(ep.panels || []).map(panel));
-    root.replaceChildren(header, nav, body, settle);
+    markStrip(step);
   }
-  function go(delta) {
+
+  // ---------- two models on one episode, side by side ----------
+  function showCompare(a, b, stepIndex) {
+    loadEpisode(a, (ea) => loadEpisode(b, (eb) => {
+      const total = Math.max(ea.steps.length, eb.steps.length);
+      const step = Math.max(0, Math.min(stepIndex, total));
+      if (current && current.pair && current.n === a && current.m === b) { current.step = step; renderPairStep(); return; }
+      let diverge = null;
+      for (let i = 1; i <= total && diverge === null; i++) if (actionText(ea.steps[i - 1]) !== actionText(eb.steps[i - 1])) diverge = i;
+      current = {pair: true, n: a, m: b, ea, eb, step, total, diverge};
+      renderCompare();
+    }));
+  }
+  function renderCompare() {
+    const {ea, eb, total, diverge} = current;
+    const root = document.getElementById("episode");
+    const who = (ep) => (ep.record.model || "-") + " / " + ep.record.agent;
+    const head = el("div", {},
+      el("h2", {}, "Side by side: " + ea.record.benchmark + " task " + ea.record.task_id),
+      add(el("p", {}, el("a", {href: "#episode=" + current.n + "&step=0"}, "back to the episode"), " ",
+        el("span", {id: "divergence", class: diverge ? "diverged-note" : "muted"}, diverge ? "first divergence at step " + diverge + " " : "the actions never diverge")),
+        diverge ? el("button", {id: "jump-divergence", onclick: () => goTo(diverge)}, "go to it") : null),
+      table(["", who(ea), who(eb)], [["outcome", ea.record.outcome, eb.record.outcome], ["steps", String(ea.record.steps), String(eb.record.steps)],
+        ["cost", money(ea.record.cost_usd), money(eb.record.cost_usd)]], "pair-summary"));
+    const strip = filmstrip([ea, eb], (i) => diverge !== null && i >= diverge && i > 0 &&
+      actionText(ea.steps[i - 1]) !== actionText(eb.steps[i - 1]));
+    const nav = el("div", {class: "step-nav"},
+      el("button", {id: "prev-step", onclick: () => go(-1)}, "◀ previous (k / ←)"), el("span", {id: "step-label"}),
+      el("button", {id: "next-step", onclick: () => go(1)}, "next (j / →) ▶"));
+    root.replaceChildren(head, strip, nav, el("div", {id: "pair-body", class: "pair"}));
+    renderPairStep();
+  }
+  function pairColumn(ep, step, side) {
+    const col_ = el("div", {class: "side", id: "side-" + side}, el("h3", {}, (ep.record.model || "-") + " / " + ep.record.agent));
+    if (step === 0) return add(col_, frames(ep.start.images), observationBox(ep.start.observation));
+    const st = ep.steps[step - 1];
+    if (!st) { col_.append(el("p", {class: "muted"}, "(episode ended after " + ep.steps.length + " steps)")); return col_; }
+    add(col_, frames(st.images), el("h4", {}, "reply"), el("pre", {class: "reply"}, st.reply === null || st.reply === undefined ? "(no model reply)" : st.reply),
+      el("h4", {}, "action"), el("pre", {class: "action"}, actionText(st)), el("h4", {}, "feedback"), el("pre", {class: "feedback"}, st.feedback || ""),
+      observationBox(st.observation));
+    return col_;
+  }
+  function renderPairStep() {
+    const {ea, eb, step, total, diverge} = current;
+    const differs = step > 0 && actionText(ea.steps[step - 1]) !== actionText(eb.steps[step - 1]);
+    const label = document.getElementById("step-label");
+    label.textContent = (step === 0 ? "start" : "step " + step) + " of " + total + (differs ? " (actions differ" + (step === diverge ? ": first divergence)" : ")") : "");
+    label.className = differs ? "diverged-note" : "";
+    const body = document.getElementById("pair-body");
+    body.replaceChildren(pairColumn(ea, step, "a"), pairColumn(eb, step, "b"));
+    body.classList.toggle("differs", differs);
+    markStrip(step);
+  }
+  function goTo(step) {
     if (!current) return;
-    const next = Math.max(0, Math.min(current.step + delta, current.ep.steps.length));
-    location.hash = "episode=" + current.n + "&step=" + next;
+    const last = current.pair ? current.total : current.ep.steps.length;
+    const next = Math.max(0, Math.min(step, last));
+    location.hash = (current.pair ? "compare=" + current.n + "," + current.m : "episode=" + current.n) + "&step=" + next;
   }
+  function go(delta) { if (current) goTo(current.step + delta); }
   document.addEventListener("keydown", (e) => {
-    if (document.getElementById("episode").hidden || e.target.tagName === "INPUT") return;
-    if (e.key === "ArrowRight" || e.key === "j") go(1);
-    else if (e.key === "ArrowLeft" || e.key === "k") go(-1);
+    if (document.getElementById("episode").hidden || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    const big = e.shiftKey ? 10 : 1;
+    if (e.key === "ArrowRight" || e.key === "j") go(big);
+    else if (e.key === "ArrowLeft" || e.key === "k") go(-big);
+    else if (e.key === "Home") goTo(0);
+    else if (e.key === "End") goTo(Infinity);
+    else return;
+    e.preventDefault();
   });
 
   // ---------- routing ----------
   function route() {
     const h = location.hash.replace(/^#/, "");
     const params = new URLSearchParams(h.includes("=") ? h : "");
-    const view = params.has("episode") ? "episode" : (h === "episodes" ? "episodes" : "overview");
+    const view = params.has("episode") || params.has("compare") ? "episode" : (h === "episodes" ? "episodes" : "overview");
     for (const id of ["overview", "episodes", "episode"]) document.getElementById(id).hidden = id !== view;
-    if (view === "episode") showEpisode(Number(params.get("episode")), Number(params.get("step") || 0));
+    if (params.has("compare")) {
+      const [a, b] = params.get("compare").split(",").map(Number);
+      showCompare(a, b, Number(params.get("step") || 0));
+    } else if (view === "episode") showEpisode(Number(params.get("episode")), Number(params.get("step") || 0));
   }
   renderOverview();
   renderBrowser();

@@ -1,0 +1,84 @@
+"""`suite report --format latex`: every headline number, paper row and paired difference equals the JSON report's,
+in each benchmark's headline order, and text from runs is escaped so it typesets literally."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from suite.cli import main
+from suite.models import register_script
+from suite.plugins import build_host
+from suite.report.latex import tex
+
+LABEL = r"v2_&%$#{}~^\end{document}"
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """An OmniEAR oracle run and a scripted model's run with a label full of LaTeX specials."""
+    base = tmp_path_factory.mktemp("latex")
+    register_script("latex-done", lambda messages: "DONE")
+    oracle, scripted = base / "oracle", base / "scripted"
+    assert main(["run", "--plugins", "omniear", "--agent", "oracle", "--limit", "3", "--out", str(oracle),
+                 "--no-report"]) == 0
+    assert main(["run", "--plugins", "omniear", "--model", "scripted/latex-done", "--limit", "3", "--label", LABEL,
+                 "--out", str(scripted), "--no-report", "model.cache=false"]) == 0
+    return [oracle, scripted]
+
+
+def _report(runs: list[Path], fmt: str, capsys: pytest.CaptureFixture[str]) -> str:
+    capsys.readouterr()
+    assert main(["report", *map(str, runs), "--reference", "--format", fmt]) == 0
+    return capsys.readouterr().out
+
+
+def _body_rows(latex: str, caption_start: str) -> list[list[str]]:
+    """The cells of the table whose caption starts so (header row first)."""
+    table = latex.split(r"\caption{" + caption_start, 1)[1].split(r"\end{tabular}", 1)[0]
+    lines = [line for line in table.splitlines() if line.endswith(r" \\")]
+    return [line.removesuffix(r" \\").split(" & ") for line in lines]
+
+
+def test_latex_numbers_equal_the_json_numbers(runs: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    summary = json.loads(_report(runs, "json", capsys))
+    latex = _report(runs, "latex", capsys)
+    header, *rows = _body_rows(latex, "omniear: headline metrics")
+    order = [m.name for m in build_host().registry.benchmarks["omniear"].headline]  # the JSON sorts its keys
+    metrics = [summary["rows"][0]["benchmarks"]["omniear"]["metrics"][n] for n in order]
+    assert header == ["model", "agent", *(m["label"] + (r" (\%)" if m["percent"] else "") for m in metrics), "n"]
+    for row, cells in zip(summary["rows"], rows, strict=False):
+        group = row["benchmarks"]["omniear"]
+        for m, cell in zip([group["metrics"][n] for n in order], cells[2:-1], strict=True):
+            k = 100 if m["percent"] else 1
+            assert cell == f"{m['mean'] * k:.1f} [{m['ci_low'] * k:.1f}, {m['ci_high'] * k:.1f}]"
+        assert cells[-1] == str(group["episodes"])
+    # the paper's rows of the headline table (OmniEAR's paper has none) and of its Table 1 layout, as printed
+    papers = [r for r in _body_rows(latex, "omniear: SR") if r[0].startswith("paper: ")]
+    table1 = next(t for t in summary["details"]["omniear"] if "Table 1" in t["title"])
+    assert papers == [[tex(c) for c in r] for r in table1["reference_rows"]] and len(papers) >= 5
+    ours = _body_rows(latex, "omniear: SR")[1:1 + len(table1["rows"])]
+    assert ours == [[tex("-" if c is None else f"{c:.1f}" if isinstance(c, float) else c) for c in r]
+                    for r in table1["rows"]]
+    (diff_header, *diffs) = _body_rows(latex, "Paired differences")
+    assert len(diffs) == len(summary["comparisons"]) >= 1
+    for c, cells in zip(summary["comparisons"], diffs, strict=True):
+        k = 100 if c["percent"] else 1
+        assert cells[5] == (f"{c['mean_diff'] * k:.1f} [{c['ci_low'] * k:.1f}, {c['ci_high'] * k:.1f}]"
+                            if c["mean_diff"] is not None else "-")
+        assert cells[4] == ("points" if c["percent"] else tex(c["label"])) and cells[6] == str(c["pairs"])
+
+
+def test_latex_escapes_text_from_runs(runs: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    latex = _report(runs, "latex", capsys)
+    assert LABEL not in latex and r"\end{document}" not in latex
+    assert tex(LABEL) == (r"v2\_\&\%\$\#\{\}\textasciitilde{}\textasciicircum{}\textbackslash{}end\{document\}")
+    assert tex(LABEL) in latex
+    # every & outside the escaped text separates cells: the same count on each row of a table
+    for table in re.findall(r"\\begin\{tabular\}\{(l+)\}(.*?)\\end\{tabular\}", latex, re.S):
+        width, body = len(table[0]), table[1]
+        for line in body.splitlines():
+            if line.endswith(r" \\"):
+                assert len(re.findall(r"(?<!\\)&", line)) == width - 1, line
