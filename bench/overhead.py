@@ -104,7 +104,8 @@ def register(registry: Any) -> None:
     register_script(ZERO_MODEL, reply)
     register_script(SLOW_MODEL, reply, latency_s=LATENCY_B_S)
     registry.add_benchmark(BenchmarkSpec(BENCH, "fixed-length episodes for the overhead benchmark",
-                                         [Metric("success", "SR")], inline_env=True))
+                                         [Metric("success", "SR")], inline_env=True,
+                                         inline_parse=True))
     registry.add_benchmark(BenchmarkSpec(BENCH_THREADED, "the same, simulator calls in worker threads",
                                          [Metric("success", "SR")]))
 

@@ -61,6 +61,7 @@ def register(registry: Registry) -> None:
         images=lambda section: None if resolve_condition(section).text_only else "asgard.condition=text_only",
         valid_reply=valid_replies.valid_reply,
         empty_reply_attempts=EMPTY_REPLY_ATTEMPTS,
+        inline_parse=True,  # linear: 0.04-0.1 ms CPU for a 4 KB reply of any shape, 10x that for 40 KB
     ))
     registry.add_report_view(report_view(BENCH))
     registry.add_data_source(DataSource(
