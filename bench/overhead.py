@@ -104,7 +104,8 @@ def register(registry: Any) -> None:
     register_script(ZERO_MODEL, reply)
     register_script(SLOW_MODEL, reply, latency_s=LATENCY_B_S)
     registry.add_benchmark(BenchmarkSpec(BENCH, "fixed-length episodes for the overhead benchmark",
-                                         [Metric("success", "SR")], inline_env=True))
+                                         [Metric("success", "SR")], inline_env=True,
+                                         inline_parse=True))
     registry.add_benchmark(BenchmarkSpec(BENCH_THREADED, "the same, simulator calls in worker threads",
                                          [Metric("success", "SR")]))
 
@@ -287,9 +288,10 @@ def suite_step_overhead(episodes: int, root: Path) -> dict[str, float]:
     for bench, suffix in ((BENCH_THREADED, "_threaded"), (BENCH, "")):
         probes = Probes()
         with probes.installed():
-            run_suite(episodes, 1, ZERO_MODEL, root / f"a{suffix}", bench)
+            _, cpu = run_suite(episodes, 1, ZERO_MODEL, root / f"a{suffix}", bench)
         steps = probes.steps()
         figures[f"step_overhead{suffix}_ms"] = _median_ms(wall - litellm for wall, _, litellm in steps)
+        figures[f"step_cpu{suffix}_ms"] = per_step_ms(cpu, len(steps))
     figures.update({
         "step_total_ms": _median_ms(wall for wall, _, _ in steps),
         "litellm_call_ms": _median_ms(call for _, call, _ in steps),
@@ -297,6 +299,11 @@ def suite_step_overhead(episodes: int, root: Path) -> dict[str, float]:
         "steps_a": len(steps),
     })
     return figures
+
+
+def per_step_ms(seconds: float, steps: int) -> float:
+    """Seconds spent over `steps` steps, as milliseconds a step."""
+    return seconds * 1000 / steps if steps else 0.0
 
 
 def suite_efficiency(root: Path) -> tuple[float, float]:
@@ -486,10 +493,13 @@ class InspectBench:
     def step_overhead(self, samples: int) -> dict[str, float]:
         """Workload (a) through inspect-ai: medians over every turn of `samples` sequential samples, in ms."""
         self.run(2, 1, 0.0)
+        cpu = time.process_time()
         self.run(samples, 1, 0.0)
+        cpu = time.process_time() - cpu
         return {
             "inspect_step_overhead_ms": _median_ms(wall - self.model_s[prompt] for prompt, wall in self.step_s),
             "inspect_step_total_ms": _median_ms(wall for _, wall in self.step_s),
+            "inspect_step_cpu_ms": per_step_ms(cpu, len(self.step_s)),
         }
 
     def efficiency(self) -> tuple[float, float]:
@@ -533,6 +543,7 @@ def measure(quick: bool, skip_inspect: bool, folder: str | None = None) -> dict[
     figures["steps_per_s"] = figures["efficiency"] * IDEAL_STEPS_PER_S
     figures.update(ceilings(figures, 150 if quick else 500))
     inspect: dict[str, Any] = {"inspect_step_overhead_ms": None, "inspect_step_total_ms": None,
+                               "inspect_step_cpu_ms": None,
                                "inspect_efficiency": None, "inspect_efficiency_runs": None,
                                "inspect_cpu_ms_per_step": None}
     if not skip_inspect:
@@ -550,6 +561,7 @@ def measure(quick: bool, skip_inspect: bool, folder: str | None = None) -> dict[
     if figures["inspect_efficiency"]:
         figures["step_overhead_ratio"] = figures["step_overhead_ms"] / figures["inspect_step_overhead_ms"]
         figures["step_total_ratio"] = figures["step_total_ms"] / figures["inspect_step_total_ms"]
+        figures["step_cpu_ratio"] = figures["step_cpu_ms"] / figures["inspect_step_cpu_ms"]
         figures["efficiency_ratio"] = figures["efficiency"] / figures["inspect_efficiency"]
     return {k: _rounded(v) for k, v in figures.items()}
 
@@ -597,6 +609,8 @@ def print_table(f: dict[str, Any]) -> None:
           f"{_verdict(f['step_overhead_ms'] < TARGET_STEP_MS)}; simulator on the event loop)")
     print(f"    with a thread hop     {f['step_overhead_threaded_ms']:.3f} ms   (simulator calls in worker threads, "
           "the default for a simulator that does not declare inline_env)")
+    print(f"    CPU per step          {f['step_cpu_ms']:.3f} ms   (process CPU of the whole step, litellm included; "
+          f"{f['step_cpu_threaded_ms']:.3f} ms with the thread hop: the figure to compare on a loaded machine)")
     print(f"    full step with litellm {f['step_total_ms']:.3f} ms   (litellm at work "
           f"{f['litellm_in_step_ms']:.3f} ms: litellm.acompletion {f['litellm_call_ms']:.3f} ms, "
           "then its deferred logging)")
@@ -622,6 +636,8 @@ def print_table(f: dict[str, Any]) -> None:
     print(f"    step overhead         {f['inspect_step_overhead_ms']:.3f} ms   (ours / inspect "
           f"{f['step_overhead_ratio']:.2f}; full step {f['inspect_step_total_ms']:.3f} ms, "
           f"ours / inspect {f['step_total_ratio']:.2f})")
+    print(f"    CPU per step          {f['inspect_step_cpu_ms']:.3f} ms   (ours / inspect {f['step_cpu_ratio']:.2f}; "
+          "inspect's includes its eval's set-up and log writing)")
     print(f"    efficiency            {f['inspect_efficiency']:.3f}      (ours / inspect "
           f"{f['efficiency_ratio']:.2f}; runs {f['inspect_efficiency_runs']}; CPU per step "
           f"{f['inspect_cpu_ms_per_step']:.3f} ms)")

@@ -13,6 +13,9 @@ from suite.errors import ConfigError
 from suite.models.scripted import VALID_REPLY
 from suite.records import Action, Observation, StepRecord, Task, Usage
 
+#: The longest reply a benchmark that declares `inline_parse` has parsed on the event loop (longer ones: worker thread).
+INLINE_PARSE_CHARS = 4096
+
 if TYPE_CHECKING:
     from omegaconf import DictConfig
     from suite.env import Env
@@ -65,7 +68,9 @@ class DirectAgent(Agent):
         self.model = ctx.model
         self.episode_id = ""
         self.valid_reply = None  # the benchmark's valid replies, for a scripted baseline model that asks for them
-        self.attempts = max(1, ctx.host.benchmark(ctx.benchmark).empty_reply_attempts)
+        spec = ctx.host.benchmark(ctx.benchmark)
+        self.attempts = max(1, spec.empty_reply_attempts)
+        self.inline_parse = bool(getattr(spec, "inline_parse", False))
         if getattr(ctx.model, "wants_valid_reply", False):
             self.valid_reply = ctx.host.benchmark(ctx.benchmark).valid_reply
             if self.valid_reply is None:
@@ -78,7 +83,8 @@ class DirectAgent(Agent):
 
     async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
         """Prompt, call the model (again while its reply is empty, up to the benchmark's `empty_reply_attempts`),
-        parse (in a worker thread; a parser's exception is the step's parse failure)."""
+        parse (in a worker thread unless the benchmark declares `inline_parse` and the reply is short; a parser's
+        exception is the step's parse failure)."""
         messages = self.host.call("build_prompt", self.benchmark, task=task, observation=observation, history=history)
         hints = None if self.valid_reply is None else {VALID_REPLY: partial(self.valid_reply, task, observation)}
         replies = []
@@ -86,8 +92,10 @@ class DirectAgent(Agent):
             replies.append(await self.model.complete(messages, episode=self.episode_id, step=len(history),
                                                      hints=hints))
         text = replies[-1].text
-        # off the event loop: a slow parser stalls only its own episode, which the episode's deadline still ends
-        action = await asyncio.to_thread(parse_safely, self.host, self.benchmark, task, text)
+        if self.inline_parse and len(text) <= INLINE_PARSE_CHARS:  # linear parser, bounded reply: no thread hop
+            action = parse_safely(self.host, self.benchmark, task, text)
+        else:  # off the event loop: a slow parser stalls only its own episode, which the episode's deadline ends
+            action = await asyncio.to_thread(parse_safely, self.host, self.benchmark, task, text)
         return AgentTurn(action=action, reply=text, prompt=messages, usage=Usage.of(*replies))
 
 

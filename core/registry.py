@@ -126,6 +126,10 @@ class BenchmarkSpec:
     #: runs them on the event loop instead of handing each to a worker thread (a thread gives such code no
     #: parallelism under the GIL, and waking one costs more than the call)
     inline_env: bool = False
+    #: its `parse_action` is pure Python, linear in the reply and never blocks: the `direct` agent parses a reply of
+    #: at most `suite.agents.INLINE_PARSE_CHARS` on the event loop (a bounded call, cheaper than a thread's wake-up)
+    #: and only longer ones in a worker thread, where a slow parse stalls only its own episode
+    inline_parse: bool = False
     #: the stratum of a task: `--limit` then draws a stratified sample that keeps each stratum's share
     #: (`suite.sampling.stratified_sample`) instead of a plain one
     strata: Callable[[Task], Hashable] | None = None

@@ -35,3 +35,8 @@ def test_the_cpu_allowed_for_the_target_gives_exactly_the_target(overhead: Modul
     for workers in (1, 2, 4):
         allowed = overhead.cpu_for_target(workers)
         assert overhead.efficiency_ceiling(allowed, allowed, workers) == pytest.approx(0.95)
+
+
+def test_cpu_per_step_is_the_seconds_shared_over_the_steps(overhead: ModuleType) -> None:
+    assert overhead.per_step_ms(0.6, 300) == pytest.approx(2.0)
+    assert overhead.per_step_ms(1.0, 0) == 0.0

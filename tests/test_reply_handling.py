@@ -5,15 +5,16 @@ the event loop, so other episodes go on and the episode's deadline still ends it
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any
 
-from suite.agents import AgentContext, DirectAgent
+from suite.agents import INLINE_PARSE_CHARS, AgentContext, DirectAgent
 from suite.loop import TraceSink, run_episode
 from suite.models.reply import ModelReply
 from suite.outcomes import unparsable_steps
 from suite.records import Action, Observation, Settlement, StepRecord, StepResult, Task
-from suite.registry import BenchmarkSpec
+from suite.registry import BenchmarkSpec, Metric
 
 TASK = Task("probe", "t1", {}, max_steps=3)
 
@@ -38,12 +39,12 @@ class CountEnv:
 class ReplyHost:
     """make_env, build_prompt, settle, and the given parse_action."""
 
-    def __init__(self, parse: Any) -> None:
+    def __init__(self, parse: Any, inline_parse: bool = False) -> None:
         self.parse = parse
+        self.spec = BenchmarkSpec("probe", "a probe", [Metric("unparsable", "unparsable")], inline_parse=inline_parse)
 
     def benchmark(self, name: str) -> BenchmarkSpec:
-        """A benchmark with the core's defaults (one model call per step, however empty its reply)."""
-        return BenchmarkSpec(name, "", [])
+        return self.spec
 
     def call(self, hook: str, benchmark: str, **kwargs: Any) -> Any:
         if hook == "make_env":
@@ -59,12 +60,15 @@ class ReplyHost:
 
 
 class Echo:
-    """A model that answers `go` at once."""
+    """A model that answers `text` (`go`) at once."""
 
     model = "echo"
 
+    def __init__(self, text: str = "go") -> None:
+        self.text = text
+
     async def complete(self, messages: list[dict[str, Any]], **_: Any) -> ModelReply:
-        return ModelReply("go", 1, 1, 0.0, False, 0.0, "h", 1, "echo")
+        return ModelReply(self.text, 1, 1, 0.0, False, 0.0, "h", 1, "echo")
 
 
 class Steps(TraceSink):
@@ -75,9 +79,10 @@ class Steps(TraceSink):
         self.steps.append(record)
 
 
-def episode(parse: Any, timeout_s: float | None = None) -> tuple[Any, Steps]:
-    host = ReplyHost(parse)
-    agent = DirectAgent(AgentContext(host, "probe", {}, Echo()))
+def episode(parse: Any, timeout_s: float | None = None, inline_parse: bool = False,
+            reply: str = "go") -> tuple[Any, Steps]:
+    host = ReplyHost(parse, inline_parse)
+    agent = DirectAgent(AgentContext(host, "probe", {}, Echo(reply)))
     sink = Steps()
     return asyncio.run(run_episode(host, TASK, agent, {}, sink, timeout_s=timeout_s)), sink
 
@@ -138,3 +143,25 @@ def test_a_slow_parser_holds_neither_the_loop_nor_the_run_past_the_deadline() ->
     result, ticks = asyncio.run(both())
     assert result.settlement.outcome == "timeout"
     assert ticks >= 5  # other work on the loop went on while the parser ran
+
+
+def _parse_where(inline_parse: bool, reply: str) -> set[bool]:
+    """Whether each step's parse ran on the main (event loop) thread."""
+    where: set[bool] = set()
+
+    def parse(text: str) -> Action:
+        where.add(threading.current_thread() is threading.main_thread())
+        return Action("go", "go")
+
+    episode(parse, inline_parse=inline_parse, reply=reply)
+    return where
+
+
+def test_a_benchmark_declaring_inline_parse_has_short_replies_parsed_on_the_loop() -> None:
+    assert _parse_where(True, "go") == {True}
+    assert _parse_where(True, "x" * INLINE_PARSE_CHARS) == {True}
+
+
+def test_long_replies_and_undeclared_parsers_go_to_a_worker_thread() -> None:
+    assert _parse_where(True, "x" * (INLINE_PARSE_CHARS + 1)) == {False}  # a long reply: never on the loop
+    assert _parse_where(False, "go") == {False}  # a parser that declares nothing: always off the loop

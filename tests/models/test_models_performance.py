@@ -47,3 +47,32 @@ def test_64_concurrent_calls_are_all_in_flight_at_once(tmp_path: Any, monkeypatc
 
     assert asyncio.run(run()) == CALLS
     assert peak == CALLS
+
+
+def test_litellm_schedules_no_success_logging_unless_a_callback_is_registered(monkeypatch: Any) -> None:
+    """With no litellm callback the deferred success logging (which feeds nothing) is not scheduled; a user's
+    callback gets it back."""
+    from litellm.litellm_core_utils.litellm_logging import Logging
+    from suite.models import register_script
+
+    litellm = load_litellm()
+    register_script("logging-probe", lambda messages: "ok")
+    handled = []
+    success = Logging.async_success_handler
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        handled.append(1)
+        return await success(*args, **kwargs)
+
+    monkeypatch.setattr(Logging, "async_success_handler", counted)
+
+    async def three() -> list[str]:
+        client = ModelClient("scripted/logging-probe")
+        texts = [(await client.complete(MSGS, episode="e", step=i)).text for i in range(3)]
+        await asyncio.sleep(0.2)  # time for any deferred logging task to run
+        return texts
+
+    assert asyncio.run(three()) == ["ok"] * 3 and handled == []
+    monkeypatch.setattr(litellm, "_async_success_callback", [lambda *a, **k: None])
+    asyncio.run(three())
+    assert len(handled) == 3
