@@ -16,7 +16,7 @@ from suite.models.preflight import check_model
         ("gemini-3.1-pro", "litellm cannot tell which provider serves it; use --model gemini/gemini-3.1-pro"),
         ("foo/bar", "--model foo/bar: litellm has no provider 'foo'"),
         ("opneai/gpt-4o", "did you mean openai/gpt-4o?"),
-        ("scripted/typo", "no script registered as 'scripted/typo' (registered: counter-greedy"),
+        ("scripted/typo", "no script registered as 'scripted/typo' (registered: "),
         ("scripted/counter-greddy", "did you mean scripted/counter-greedy?"),
     ],
 )

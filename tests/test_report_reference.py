@@ -159,7 +159,8 @@ def test_settings_outside_the_benchmark_section_and_tables_of_one_source(tmp_pat
         "data": {"kind": "official", "description": "the official tasks"},
         "models": {"Counter-Paper-Model": []}, "tables": [table(3, 40.0), table(9, 90.0)]}))
     summary = summarize(None, [out])
-    host = SimpleNamespace(registry=SimpleNamespace(benchmarks={"counter": SimpleNamespace(reference=path)}))
+    host = SimpleNamespace(registry=SimpleNamespace(benchmarks={"counter": SimpleNamespace(reference=path)},
+                                                    agents={}))
     summary["rows"][0]["benchmarks"]["counter"]["metrics"] = {
         "success": {"label": "SR", "percent": True, "n": 2, "small_n": True, "mean": 0.5, "ci_low": 0.0,
                     "ci_high": 1.0}}

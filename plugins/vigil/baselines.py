@@ -240,8 +240,11 @@ def read_prompt(messages: list[dict[str, Any]]) -> tuple[str, int]:
     budget = re.search(r"at most (\d+)", text)
     if budget:
         return instruction, int(budget.group(1))
-    family = family_of(instruction, 0)
-    return instruction, FAMILIES[family].max_steps
+    # the paper's protocol shows no budget (vigil.step_count=false): guess it from the wording alone, PG's and SV's
+    # short one for a click or grounding order or a question about a state, else AI's
+    lowered = instruction.lower()
+    short = "click" in lowered or "ground" in lowered or "?" in instruction
+    return instruction, FAMILIES["PG" if short else family_of(instruction, 0)].max_steps
 
 
 def script(policy: Policy) -> Callable[[list[dict[str, Any]], Mapping[str, Any]], str]:
