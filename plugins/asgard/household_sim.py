@@ -8,9 +8,10 @@ from typing import Any
 import numpy as np
 from suite_household.catalog import can_hold
 from suite_household.controller import Controller
+from suite_household.geometry import facing_pose
 from suite_household.placement import find_spot
 from suite_household.visibility import horizontal_distance, visible_objects
-from suite_household.world import CROUCHING_CAMERA_Y, STANDING_CAMERA_Y, Agent, Obj, World
+from suite_household.world import Obj, World
 
 #: Receptacles no wider than this (metres) are looked at so that their contents are in view too.
 SMALL_RECEPTACLE = 0.7
@@ -86,11 +87,8 @@ class HouseholdSim:
         contents = [c for c in world.children(object_id) if not world.enclosed(c)] if small else []
         fallback = None
         for x, z in self._candidate_cells(obj):
-            yaw = round(math.degrees(math.atan2(cx - x, cz - z)) % 360, 1)
             for standing in stances:
-                eye = STANDING_CAMERA_Y if standing else CROUCHING_CAMERA_Y
-                pitch = math.degrees(math.atan2(eye - cy, math.hypot(cx - x, cz - z)))
-                pose = Agent(x, z, yaw, round(max(-30.0, min(60.0, pitch)), 1), standing)
+                pose = facing_pose(x, z, (cx, cy, cz), standing)
                 world.set_agent(pose)
                 seen = self.sees([object_id, *contents])
                 if not seen[object_id]:

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import numpy as np
 from suite_household.catalog import TYPES, is_enclosing
-from suite_household.world import Agent, Box, Obj, World
+from suite_household.world import CROUCHING_CAMERA_Y, STANDING_CAMERA_Y, Agent, Box, Obj, World
 
 Part = tuple[Box, tuple[int, int, int]]
 LIQUID = {"water": (110, 170, 255), "coffee": (95, 55, 25), "wine": (125, 20, 50)}
@@ -376,3 +376,12 @@ def scene_parts(world: World) -> tuple[list[Box], list[tuple[int, int, int]], li
             colors.append(color)
             owners.append(oid)
     return boxes, colors, owners
+
+
+def facing_pose(x: float, z: float, target: tuple[float, float, float], standing: bool) -> Agent:
+    """The agent at (x, z) in a stance, turned and pitched (within -30..60 degrees) towards a point."""
+    cx, cy, cz = target
+    yaw = round(math.degrees(math.atan2(cx - x, cz - z)) % 360, 1)
+    eye = STANDING_CAMERA_Y if standing else CROUCHING_CAMERA_Y
+    pitch = math.degrees(math.atan2(eye - cy, math.hypot(cx - x, cz - z)))
+    return Agent(x, z, yaw, round(max(-30.0, min(60.0, pitch)), 1), standing)

@@ -26,9 +26,10 @@ from typing import Any, BinaryIO
 import numpy as np
 from suite_household.actions import ACTIONS, ActionError
 from suite_household.controller import Controller, Event
+from suite_household.geometry import facing_pose
 from suite_household.scene_io import load_scene
 from suite_household.visibility import visible_objects
-from suite_household.world import CROUCHING_CAMERA_Y, STANDING_CAMERA_Y, Agent, Scene
+from suite_household.world import Scene
 
 HEADER = struct.Struct("!BI")
 METADATA, ACTION, RGB_IMAGE, DEPTH_IMAGE, IDS_IMAGE, END_OF_MESSAGE = 1, 2, 4, 5, 9, 255
@@ -207,11 +208,8 @@ class Player:
         standings.sort(key=lambda standing: standing != (cy > 0.55))
         poses = []
         for _, x, z in sorted(cells):
-            yaw = round(math.degrees(math.atan2(cx - x, cz - z)) % 360, 1)
             for standing in standings:
-                eye = STANDING_CAMERA_Y if standing else CROUCHING_CAMERA_Y
-                pitch = math.degrees(math.atan2(eye - cy, math.hypot(cx - x, cz - z)))
-                pose = Agent(x, z, yaw, round(max(-30.0, min(60.0, pitch)), 1), standing)
+                pose = facing_pose(x, z, (cx, cy, cz), standing)
                 world.set_agent(pose)
                 if visible_objects(world, ctl.width, ctl.height, ctl.fov, ctl.visibility_distance, only={oid})[oid]:
                     poses.append({"x": x, "y": 0.9, "z": z, "rotation": pose.yaw, "horizon": pose.horizon,
