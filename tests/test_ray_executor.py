@@ -357,18 +357,18 @@ def test_records_say_where_each_episode_ran(data: Path, tmp_path: Path) -> None:
     assert placed["faults"]["node_id"] == ray.get_runtime_context().get_node_id()
 
 
-@pytest.mark.parametrize("benchmark", ["asgard", "longact"])
-def test_ai2thor_simulators_declare_a_gpu_and_fail_early_without_one(benchmark: str,
+@pytest.mark.parametrize("name", ["asgard", "longact"])
+def test_ai2thor_simulators_declare_a_gpu_and_fail_early_without_one(name: str,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     import suite.executors.ray_cluster as ray_cluster
     from suite.errors import ConfigError
     host = build_host()
-    thor = OmegaConf.create({benchmark: {"env": {"backend": "ai2thor"}}})
-    assert resources_of(host, OmegaConf.create({}), benchmark) == {"num_cpus": 1.0}
-    assert resources_of(host, thor, benchmark) == {"num_cpus": 1.0, "num_gpus": 1.0}
+    thor = OmegaConf.create({name: {"env": {"backend": "ai2thor"}}})
+    assert resources_of(host, OmegaConf.create({}), name) == {"num_cpus": 1.0}
+    assert resources_of(host, thor, name) == {"num_cpus": 1.0, "num_gpus": 1.0}
     monkeypatch.setattr(ray_cluster, "node_resources", lambda: [{"CPU": 8.0}, {"CPU": 4.0}])
-    with pytest.raises(ConfigError, match=f"^{benchmark} needs .*'num_gpus': 1.0.* no node") as failed:
-        plan(host, thor, [Task(benchmark, "t1", {})])
+    with pytest.raises(ConfigError, match=f"^{name} needs .*'num_gpus': 1.0.* no node") as failed:
+        plan(host, thor, [Task(name, "t1", {})])
     assert "\n" not in str(failed.value)
 
 
