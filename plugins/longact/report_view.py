@@ -1,5 +1,5 @@
 """LongAct's panels in the HTML report: the checklist score (GC) after every step of the episode, and for agents
-that call models several times a step (HoloMind's modules) a timeline of those calls and each step's calls."""
+that call models several times a step (HoloMind's modules) a timeline of those calls."""
 
 from __future__ import annotations
 
@@ -7,9 +7,6 @@ from typing import Any
 
 from suite.registry import ReportView
 from suite.report.html import curve
-
-REPLY_CHARS = 400
-
 
 def _calls(event: dict[str, Any]) -> list[dict[str, Any]]:
     calls = event.get("calls")
@@ -30,21 +27,7 @@ def _episode(record: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[
     return panels
 
 
-def _step(step: dict[str, Any], previous: dict[str, Any]) -> list[dict[str, Any]]:
-    calls = _calls(step)
-    if not calls:
-        return []
-    items = []
-    for i, c in enumerate(calls, 1):
-        span = c.get("messages") or [0, 0]
-        reply = str(c.get("reply") or "")
-        reply = reply if len(reply) <= REPLY_CHARS else reply[:REPLY_CHARS] + " ..."
-        items.append([f"{i}. {c.get('module')} ({c.get('model')})",
-                      f"verdict: {c.get('verdict') or '-'} | prompt: messages {span[0] + 1}-{span[1]} of this step's "
-                      f"prompt | reply: {reply}"])
-    return [{"kind": "kv", "title": "module calls of this step", "items": items}]
-
-
 def report_view(benchmark: str) -> ReportView:
-    """The score curve and the module-call timeline under the settlement, each step's module calls under it."""
-    return ReportView(benchmark, episode=_episode, step=_step)
+    """The score curve and the module-call timeline under the settlement (each step's calls are in the viewer's own
+    calls box, which every benchmark gets)."""
+    return ReportView(benchmark, episode=_episode)

@@ -223,9 +223,7 @@ def test_every_module_call_is_in_the_trace_and_the_report_view() -> None:
     timeline = next(p for p in view.episode({}, events) if p["kind"] == "kv")
     assert len(timeline["items"]) == len(calls)
     assert timeline["items"][0] == ["step 1", "high_planner: 2 goals"]
-    busy = next(e for e in events if e["calls"] and len(e["calls"]) > 1)
-    panel = view.step(busy, {})[0]
-    assert len(panel["items"]) == len(busy["calls"]) and "verdict:" in panel["items"][0][1]
+    assert view.step is None  # each step's calls are in the viewer's generic calls box, shown once
 
 
 def _stand_in() -> Any:
