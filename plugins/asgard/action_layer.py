@@ -345,9 +345,11 @@ class ActionLayer:
 
     def _pour_out_water(self) -> None:
         """After a TOGGLE_OFF the harness pours the water out of every dish and pot (AI2-THOR's faucet fills what
-        it washes; emptying it is not the agent's task). Coffee stays; a refused pour is left as it is."""
+        it washes; emptying it is not the agent's task). Coffee stays. The harness sends the pour unforced, so
+        AI2-THOR refuses it for a container out of view or reach, which keeps its water; so does ours."""
+        reach = self.in_reach()
         for obj in list(self.world.objects.values()):
-            if obj.type in WATER_EMPTIED and obj.fill == "water":
+            if obj.type in WATER_EMPTIED and obj.fill == "water" and obj.id in reach:
                 self.sim.step("EmptyLiquidFromObject", obj.id)
 
     def _cannot_switch_on(self, obj: Obj) -> str | None:

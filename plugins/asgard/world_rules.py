@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from suite_household.rules import (
     RuleSet,
-    coffee_machine_fills,
     coffee_needs_clean_empty_mug,
     faucet_tolerates_sponge,
-    heat_sources_cook,
     knife_to_slice,
     put_into_clean,
     slice_where_the_harness_does,
     stove_needs_pan,
     television_needs_remote,
+    thor_rules,
 )
 
 #: Turn kinds (the paper's turn-failure taxonomy, plus valid turns).
@@ -36,15 +35,16 @@ UNDOABLE_CATEGORIES = (HOLDING, VISIBILITY, INCOMPATIBILITY)
 
 
 def asgard_rules() -> RuleSet:
-    """AI2-THOR's cooking and coffee effects plus the kitchen preconditions of the official harness.
+    """AI2-THOR's own effects plus the kitchen preconditions of the official harness.
 
-    A running faucet does not wash or fill what is in the basin here (AI2-THOR's own effect): AsgardBench
-    cleans with the CLEAN action, so the household `faucet_washes` effect is left out. The harness's own rules
-    are named household rules: a ButterKnife slices too, an Egg is cracked anywhere, the other foods only on a
-    surface (no Plate, no container) whose top is at least 0.52 m high, a DishSponge in the basin does not
-    block the Faucet, and the CoffeeMachine needs a clean, empty Mug.
+    The effects are AI2-THOR's (`thor_rules`): cooking, coffee, and a running faucet washing (isDirty -> False)
+    and filling with water what is in the basin under it. The harness keeps that effect: its CLEAN succeeds on
+    an object the water already washed, and its TOGGLE_OFF pours the water out again (the action layer does
+    both). The harness's own rules are named household rules: a ButterKnife slices too, an Egg is cracked
+    anywhere, the other foods only on a surface (no Plate, no container) whose top is at least 0.52 m high, a
+    DishSponge in the basin does not block the Faucet, and the CoffeeMachine needs a clean, empty Mug.
     """
-    return RuleSet({}, (heat_sources_cook, coffee_machine_fills)).extend(
+    return thor_rules().extend(
         {
             "SliceObject": [knife_to_slice, slice_where_the_harness_does],
             "PutObject": [put_into_clean],

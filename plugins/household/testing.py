@@ -1,12 +1,11 @@
-"""Test helpers for plugins on the household simulator: a stand-in `ai2thor.controller` module, the household
-player behind the real one, and oracle episodes recorded for comparison between the two backends."""
+"""Test helpers for plugins on the household simulator: the household player behind ai2thor's real Controller, and
+oracle episodes recorded for comparison between the two backends."""
 
 from __future__ import annotations
 
 import asyncio
 import shutil
 import sys
-import types
 from collections.abc import Callable, Iterable
 from dataclasses import asdict
 from pathlib import Path
@@ -17,15 +16,6 @@ from suite_household.player import SCENES_ENV
 from suite_household.scene_io import save_scene
 from suite_household.thor_backend import EXECUTABLE_ENV
 from suite_household.world import Scene
-
-
-def install_fake_ai2thor(monkeypatch: Any, controller: type) -> type:
-    """Make `from ai2thor.controller import Controller` give `controller` for this test (pytest monkeypatch)."""
-    pkg, mod = types.ModuleType("ai2thor"), types.ModuleType("ai2thor.controller")
-    mod.Controller = controller
-    monkeypatch.setitem(sys.modules, "ai2thor", pkg)
-    monkeypatch.setitem(sys.modules, "ai2thor.controller", mod)
-    return controller
 
 
 def player_executable() -> str:

@@ -1,8 +1,9 @@
-"""Our side of env.backend=ai2thor, tested on a handwritten fixture to AI2-THOR's metadata schema.
+"""Our side of env.backend=ai2thor: `world_from_metadata` on a handwritten fixture to AI2-THOR's metadata schema,
+and `ThorController` driving ai2thor 5.0.0's real Controller with `suite-household-player` as its player.
 
-AI2-THOR itself cannot start here (its Unity build is downloaded at run time), so `ai2thor.controller` is
-replaced by a stub that records calls and returns fixture metadata; nothing here is a recording of AI2-THOR.
-"""
+The fixture stays for what the player cannot give: a real FloorPlan's object ids (`Sink|...|SinkBasin`, a held
+Knife from another room) as AI2-THOR's Unity build writes them; nothing here is a recording of AI2-THOR. The
+controller tests go through the real client library (skipped without the thor extra)."""
 
 from __future__ import annotations
 
@@ -11,39 +12,21 @@ import sys
 from pathlib import Path
 
 import pytest
+from suite_household.generator import generate_room
 from suite_household.rules import kitchen_world_rules, thor_rules
-from suite_household.testing import install_fake_ai2thor
+from suite_household.testing import record_thor_steps, use_household_player
 from suite_household.thor_backend import RefusedEvent, make_controller, world_from_metadata
 
 FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "thor_metadata_kitchen.json").read_text())
 APPLE = "Apple|-00.47|+01.15|+00.48"
 
 
-class _StubEvent:
-    def __init__(self, metadata: dict) -> None:
-        self.metadata = metadata
-        self.frame = None
-
-
-class _StubController:
-    calls: list[tuple[str, dict]] = []
-
-    def __init__(self, **kwargs: object) -> None:
-        _StubController.calls.append(("init", kwargs))
-        self.last_event = _StubEvent(FIXTURE)
-
-    def step(self, **kwargs: object) -> _StubEvent:
-        _StubController.calls.append(("step", kwargs))
-        return _StubEvent({**FIXTURE, "lastAction": kwargs["action"]})
-
-    def stop(self) -> None:
-        _StubController.calls.append(("stop", {}))
-
-
 @pytest.fixture
-def stub_ai2thor(monkeypatch: pytest.MonkeyPatch) -> type[_StubController]:
-    _StubController.calls = []
-    return install_fake_ai2thor(monkeypatch, _StubController)
+def living_room(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A household living room (with a Television) served by the player as FloorPlan201."""
+    pytest.importorskip("ai2thor.controller")
+    use_household_player(monkeypatch, tmp_path, [generate_room("LivingRoom", 0, name="FloorPlan201")])
+    return "FloorPlan201"
 
 
 def test_world_from_metadata_reads_states_and_parents() -> None:
@@ -55,31 +38,36 @@ def test_world_from_metadata_reads_states_and_parents() -> None:
     assert world.get(APPLE).parent == "CounterTop|-00.08|+01.15|00.00"
 
 
-def test_settings_are_forwarded_and_embedded_only_keys_dropped(stub_ai2thor: type[_StubController]) -> None:
-    ctl = make_controller(
-        "ai2thor",
-        "FloorPlan1",
-        width=640,
-        height=480,
-        visibilityDistance=6.0,
-        handOpacity=0.6,
-        rules=thor_rules(),
-    )
-    init = stub_ai2thor.calls[0][1]
-    assert init == {"scene": "FloorPlan1", "width": 640, "height": 480, "visibilityDistance": 6.0}
-    ev = ctl.step(action="SliceObject", objectId=APPLE)
-    assert stub_ai2thor.calls[-1] == ("step", {"action": "SliceObject", "objectId": APPLE})
-    assert ev.metadata["lastAction"] == "SliceObject"
+def test_settings_are_forwarded_and_embedded_only_keys_dropped(living_room: str,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    ctl = make_controller("ai2thor", living_room, width=96, height=64, visibilityDistance=6.0, handOpacity=0.6,
+                          rules=thor_rules())
+    try:
+        thor = ctl._ctl  # the real ai2thor Controller
+        params = thor.initialization_parameters
+        assert (thor.width, thor.height, params["visibilityDistance"]) == (96, 64, 6.0)
+        assert "handOpacity" not in params and "rules" not in params
+        assert ctl.last_event.metadata["screenWidth"] == 96 and ctl.last_event.frame.shape == (64, 96, 3)
+        sent = record_thor_steps(monkeypatch)
+        event = ctl.step(action="RotateLeft", degrees=30)
+        assert sent == [("RotateLeft", {"degrees": 30})]
+        assert event.metadata["lastAction"] == "RotateLeft" and event.metadata["lastActionSuccess"]
+    finally:
+        ctl.stop()
 
 
-def test_benchmark_preconditions_refuse_before_ai2thor(stub_ai2thor: type[_StubController]) -> None:
-    ctl = make_controller("ai2thor", "FloorPlan1", rules=kitchen_world_rules())
-    ev = ctl.step(action="ToggleObjectOn", objectId="Television|-02.00|+01.20|+01.00")
-    assert isinstance(ev, RefusedEvent)
-    assert not ev.metadata["lastActionSuccess"] and "RemoteControl" in ev.metadata["errorMessage"]
-    assert [c for c in stub_ai2thor.calls if c[0] == "step"] == []
-    ok = ctl.step(action="SliceObject", objectId=APPLE)  # the fixture's agent holds a Knife
-    assert ok.metadata["lastActionSuccess"]
+def test_benchmark_preconditions_refuse_before_ai2thor(living_room: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    ctl = make_controller("ai2thor", living_room, width=96, height=64, rules=kitchen_world_rules())
+    try:
+        tv = next(o["objectId"] for o in ctl.last_event.metadata["objects"] if o["objectType"] == "Television")
+        sent = record_thor_steps(monkeypatch)
+        refused = ctl.step(action="ToggleObjectOn", objectId=tv)
+        assert isinstance(refused, RefusedEvent) and ctl.last_event is refused
+        assert not refused.metadata["lastActionSuccess"] and "RemoteControl" in refused.metadata["errorMessage"]
+        assert sent == []  # ai2thor was never asked
+        assert ctl.step(action="RotateRight").metadata["lastActionSuccess"] and sent == [("RotateRight", {})]
+    finally:
+        ctl.stop()
 
 
 def test_missing_ai2thor_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
