@@ -357,14 +357,14 @@ def test_records_say_where_each_episode_ran(data: Path, tmp_path: Path) -> None:
     assert placed["faults"]["node_id"] == ray.get_runtime_context().get_node_id()
 
 
-@pytest.mark.parametrize("name", ["asgard", "longact"])
+@pytest.mark.parametrize("name", ["asgard", "longact", "vigil"])
 def test_ai2thor_simulators_declare_a_gpu_and_fail_early_without_one(name: str,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     import suite.executors.ray_cluster as ray_cluster
     from suite.errors import ConfigError
     host = build_host()
     thor = OmegaConf.create({name: {"env": {"backend": "ai2thor"}}})
-    assert resources_of(host, OmegaConf.create({}), name) == {"num_cpus": 1.0}
+    assert resources_of(host, OmegaConf.create({}), name) == {"num_cpus": 1.0, "episodes": 8.0}
     assert resources_of(host, thor, name) == {"num_cpus": 1.0, "num_gpus": 1.0}
     monkeypatch.setattr(ray_cluster, "node_resources", lambda: [{"CPU": 8.0}, {"CPU": 4.0}])
     with pytest.raises(ConfigError, match=f"^{name} needs .*'num_gpus': 1.0.* no node") as failed:
@@ -410,3 +410,76 @@ def test_episodes_no_live_node_can_host_wait_then_are_left_pending(monkeypatch: 
     fleet.look(force=True)
     assert session.store.pending == ["g/1", "g/2"] == fleet.left_pending and not gpu.tasks
     assert "left 2 episode(s) of g pending" in notes[-1] and len(cpu.tasks) == 1
+
+
+def test_every_benchmark_declares_its_actors_and_how_many_episodes_each_runs(data: Path) -> None:
+    host, none = build_host(), OmegaConf.create({})
+    declared = {name: resources_of(host, none, name) for name in ("omniear", "agentvqa", "asgard", "longact", "vigil")}
+    assert declared == {"omniear": {"num_cpus": 1.0, "episodes": 64.0}, "agentvqa": {"num_cpus": 1.0, "episodes": 64.0},
+                        **dict.fromkeys(("asgard", "longact", "vigil"), {"num_cpus": 1.0, "episodes": 8.0})}
+    pools = plan(host, OmegaConf.create({"ray": {"resources": {"agentvqa": {"num_cpus": 1, "episodes": 16}}}}),
+                 [Task("omniear", "a", {}), Task("agentvqa", "b", {}), Task("asgard", "c", {}),
+                  Task("longact", "d", {}), Task("omniear", "e", {})])
+    assert [(p.resources, p.per_actor, len(p.tasks)) for p in pools] == [
+        ({"num_cpus": 1.0}, 64, 2), ({"num_cpus": 1.0}, 16, 1), ({"num_cpus": 1.0}, 8, 2)]
+    assert pools[0].options["max_concurrency"] == 65 and "episodes" not in pools[0].options.get("resources", {})
+    assert "episodes" not in actor_options({"num_cpus": 1.0, "episodes": 4.0})
+
+
+def test_episodes_is_a_whole_number_of_at_least_one(data: Path) -> None:
+    from suite.errors import ConfigError
+    for bad in (0, 2.5):
+        cfg = OmegaConf.create({"ray": {"resources": {"faults": {"num_cpus": 1, "episodes": bad}}}})
+        with pytest.raises(ConfigError, match="`episodes` in the resources .* must be a whole number >= 1"):
+            plan(build_host(), cfg, [Task("faults", "a", {})])
+
+
+def test_a_slot_starts_actors_while_they_fit_then_shares_the_least_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import suite.executors.ray as ray_executor
+    from suite.executors.ray import Fleet
+    from suite.executors.ray_cluster import Pool, Worker
+    killed: list[str] = []
+    monkeypatch.setattr(ray_executor.ray, "kill", killed.append)
+    session = type("Session", (), {})()
+    session.cfg = OmegaConf.create({"run": {"concurrency": 8}, "ray": {"max_retries": 2}})
+    pool = Pool({"num_cpus": 1.0}, per_actor=3, capacity=2)
+    fleet = Fleet(session, None, [pool])
+    started: list[str] = []
+
+    async def spawn(p: Pool) -> Worker:
+        await asyncio.sleep(0.01)
+        started.append(f"actor{len(started)}")
+        return Worker(started[-1], {"node": "n", "node_id": "n"}, p, p.per_actor)
+
+    monkeypatch.setattr(fleet, "spawn", spawn)
+
+    async def scenario() -> None:
+        leased = await asyncio.gather(*(fleet.lease(pool) for _ in range(6)))
+        assert started == ["actor0", "actor1"]  # as many actors as fit, started at once
+        assert sorted(w.actor for w in leased) == ["actor0"] * 3 + ["actor1"] * 3
+        assert await fleet.lease(pool) is None  # every actor runs its 3 episodes and none more fits
+        first = leased[0]
+        fleet.release(first)
+        assert (await fleet.lease(pool)) is first and not killed
+        for worker in [w for w in leased if w is first]:
+            fleet.release(worker, retire=True)  # its actor died: no new episode goes there, and it is ended
+        assert killed == [first.actor] and first not in pool.workers
+        assert (await fleet.lease(pool)).actor == "actor2"  # room for a fresh one
+
+    asyncio.run(scenario())
+
+
+def test_episodes_share_an_actor_when_the_benchmark_allows(data: Path, tmp_path: Path) -> None:
+    write_tasks(data, "faults", *({"id": f"w{i}", "steps": 3, "sleep_s": 0.1} for i in range(6)))
+    out = tmp_path / "r"
+    assert main(["run", "--plugins", "faults", "--agent", "walker", "--executor", "ray", "--out", str(out),
+                 "--no-report", "--concurrency", "6", "ray.resources={faults: {num_cpus: 1, episodes: 3}}"]) == 0
+    store = RunStore(out)
+    assert store.counts() == {"done": 6}
+    check_traces(out)
+    processes, open_at_once = set(), 0
+    for record in store.records():
+        trace = store.read_trace(record["episode_id"])
+        processes.add(trace[0]["observation"].rsplit(" ", 1)[1])
+        open_at_once = max(open_at_once, *(e["info"]["live"] for e in trace if e["type"] == "step"))
+    assert len(processes) <= 2 and open_at_once > 1  # 2 CPUs: at most two actors, each with episodes side by side
