@@ -434,7 +434,7 @@ def test_episodes_is_a_whole_number_of_at_least_one(data: Path) -> None:
             plan(build_host(), cfg, [Task("faults", "a", {})])
 
 
-def test_a_slot_starts_actors_while_they_fit_then_shares_the_least_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_slots_fill_an_actor_before_starting_another(monkeypatch: pytest.MonkeyPatch) -> None:
     import suite.executors.ray as ray_executor
     from suite.executors.ray import Fleet
     from suite.executors.ray_cluster import Pool, Worker
@@ -454,10 +454,12 @@ def test_a_slot_starts_actors_while_they_fit_then_shares_the_least_loaded(monkey
     monkeypatch.setattr(fleet, "spawn", spawn)
 
     async def scenario() -> None:
-        leased = await asyncio.gather(*(fleet.lease(pool) for _ in range(6)))
-        assert started == ["actor0", "actor1"]  # as many actors as fit, started at once
+        two = await asyncio.gather(fleet.lease(pool), fleet.lease(pool))
+        assert started == ["actor0"] and two[0] is two[1] and two[0].load == 2  # one actor has room for both
+        leased = [*two, *await asyncio.gather(*(fleet.lease(pool) for _ in range(4)))]
+        assert started == ["actor0", "actor1"]  # a second one only once the first is full
         assert sorted(w.actor for w in leased) == ["actor0"] * 3 + ["actor1"] * 3
-        assert await fleet.lease(pool) is None  # every actor runs its 3 episodes and none more fits
+        assert await fleet.lease(pool) is None  # every actor runs its 3 episodes and no more fit
         first = leased[0]
         fleet.release(first)
         assert (await fleet.lease(pool)) is first and not killed
@@ -482,4 +484,4 @@ def test_episodes_share_an_actor_when_the_benchmark_allows(data: Path, tmp_path:
         trace = store.read_trace(record["episode_id"])
         processes.add(trace[0]["observation"].rsplit(" ", 1)[1])
         open_at_once = max(open_at_once, *(e["info"]["live"] for e in trace if e["type"] == "step"))
-    assert len(processes) <= 2 and open_at_once > 1  # 2 CPUs: at most two actors, each with episodes side by side
+    assert len(processes) == 2 and open_at_once > 1  # two actors (2 CPUs), each running episodes side by side

@@ -58,8 +58,9 @@ class RayExecutor:
 class Fleet:
     """`run.concurrency` slots, each running one episode at a time on a worker actor, until none are left.
 
-    A pool's actors each run up to `per_actor` episodes at once: a slot starts a new actor while more of the pool's
-    fit the cluster (simulators spread over the CPUs first), and beyond that shares the least loaded one. A slot
+    A pool's actors each run up to `per_actor` episodes at once: a slot takes an actor with room (the fullest, so a
+    pool's episodes fill few actors) and starts a new one only when every one started or starting is full and
+    more fit the live nodes. A slot
     keeps its actor for the next episode of the same pool and moves to another pool when its own is empty or has
     lost its room; an actor no slot uses any more is ended. A dead or hung actor is replaced by a fresh one and its
     episodes retried. How many actors a pool may have follows the live nodes of the cluster: an episode whose node left
@@ -163,30 +164,46 @@ class Fleet:
         return Worker(actor, where, pool, pool.per_actor)
 
     async def lease(self, pool: Pool) -> Worker | None:
-        """A worker of `pool` with room for one more episode (counted in its load): a fresh actor while more of the
-        pool's fit the live nodes, else the least loaded one; None when none has room and none is starting, or a
-        start failed (the caller tries again later). A plugin's error while starting is raised."""
+        """A worker of `pool` with room for one more episode (counted in its load): a started one with room, else
+        one being started that has room left, else a fresh actor while more of the pool's fit the live nodes; None
+        when none has room and none is starting, or a start failed (the caller tries again later). A plugin's error
+        while starting is raised."""
         while True:
             live = [w for w in pool.workers if not w.retired]
-            if len(live) + pool.starting < pool.capacity:
-                pool.starting += 1
-                try:
-                    worker = await self.spawn(pool)
-                finally:
-                    pool.starting -= 1
-                    pool.wake()
-                if worker is not None:
-                    pool.workers.append(worker)
-                    worker.load = 1
-                return worker
             roomy = [w for w in live if w.load < w.room]
-            if roomy:
-                worker = min(roomy, key=lambda w: w.load)
+            if roomy:  # the fullest first: a pool's episodes fill few actors (each start costs seconds of CPU)
+                worker = max(roomy, key=lambda w: w.load)
                 worker.load += 1
                 return worker
-            if not pool.starting:
+            if pool.starting and pool.claimed < pool.starting * pool.per_actor:
+                await self.await_start(pool)
+                continue
+            if len(live) + pool.starting >= pool.capacity:
+                if pool.starting:
+                    await self.await_start(pool)
+                    continue
                 return None
+            pool.starting += 1
+            pool.claimed += 1
+            try:
+                worker = await self.spawn(pool)
+            finally:
+                pool.starting -= 1
+                pool.claimed -= 1
+                pool.wake()
+            if worker is not None:
+                pool.workers.append(worker)
+                worker.load = 1
+            return worker
+
+    @staticmethod
+    async def await_start(pool: Pool) -> None:
+        """Wait, with a claim on its room, until a worker of `pool` being started is up (or something changed)."""
+        pool.claimed += 1
+        try:
             await pool.changed.wait()
+        finally:
+            pool.claimed -= 1
 
     def release(self, worker: Worker, retire: bool = False) -> None:
         """One episode slot stops using `worker` (`retire`: it takes no new episode); an actor nobody uses is ended."""

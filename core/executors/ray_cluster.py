@@ -119,8 +119,8 @@ class Worker:
 @dataclass(eq=False)
 class Pool:
     """Episodes whose simulators need the same resources, each actor running up to `per_actor` of them at once;
-    how many such actors fit (`capacity`), how many episode slots are bound to it, its started workers and how many
-    are starting."""
+    how many such actors fit (`capacity`), how many episode slots are bound to it, its started workers, how many
+    are starting, and how many slots wait for (or start) one (`claimed`)."""
 
     resources: dict[str, float]
     per_actor: int = 1
@@ -129,6 +129,7 @@ class Pool:
     bound: int = 0
     workers: list[Worker] = field(default_factory=list)
     starting: int = 0
+    claimed: int = 0
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
