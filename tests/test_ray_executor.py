@@ -485,3 +485,26 @@ def test_episodes_share_an_actor_when_the_benchmark_allows(data: Path, tmp_path:
         processes.add(trace[0]["observation"].rsplit(" ", 1)[1])
         open_at_once = max(open_at_once, *(e["info"]["live"] for e in trace if e["type"] == "step"))
     assert len(processes) == 2 and open_at_once > 1  # two actors (2 CPUs), each running episodes side by side
+
+
+def test_an_idle_actor_goes_to_another_pool_needing_the_same_resources(monkeypatch: pytest.MonkeyPatch) -> None:
+    import suite.executors.ray as ray_executor
+    from suite.executors.ray import Fleet
+    from suite.executors.ray_cluster import Pool, Worker
+    killed: list[str] = []
+    monkeypatch.setattr(ray_executor.ray, "kill", killed.append)
+    session = type("Session", (), {})()
+    session.cfg = OmegaConf.create({"run": {"concurrency": 2}, "ray": {"max_retries": 2}})
+    text, household, gpu = (Pool({"num_cpus": 1.0}, per_actor=64), Pool({"num_cpus": 1.0}, per_actor=8),
+                            Pool({"num_cpus": 1.0, "num_gpus": 1.0}))
+    household.tasks.append(Task("asgard", "1", {}))
+    gpu.tasks.append(Task("vigil", "1", {}))
+    fleet = Fleet(session, None, [text, household, gpu])
+    actor = Worker("text-actor", {"node": "n", "node_id": "n"}, text, 64, load=1)
+    text.workers.append(actor)
+    fleet.release(actor)  # the text episodes are done: the household ones reuse the actor, no new start
+    assert not killed and actor.pool is household and household.workers == [actor] and actor.room == 8
+    household.tasks.clear()
+    actor.load = 1
+    fleet.release(actor)  # no pool with episodes left needs just a CPU: ended
+    assert killed == ["text-actor"] and not household.workers

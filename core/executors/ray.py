@@ -102,6 +102,11 @@ class Fleet:
                     group.create_task(self.slot())
         except BaseExceptionGroup as errors:
             raise errors.exceptions[0] from None
+        finally:
+            for pool in self.pools:  # handed to a pool whose episodes another slot took
+                for worker in pool.workers:
+                    ray.kill(worker.actor)
+                pool.workers.clear()
 
     def look(self, force: bool = False) -> None:
         """Bring each pool's capacity up to date with the live nodes (at most every WAIT_S unless forced)."""
@@ -206,16 +211,25 @@ class Fleet:
             pool.claimed -= 1
 
     def release(self, worker: Worker, retire: bool = False) -> None:
-        """One episode slot stops using `worker` (`retire`: it takes no new episode); an actor nobody uses is ended."""
+        """One episode slot stops using `worker` (`retire`: it takes no new episode). An actor nobody uses goes to
+        another pool with episodes left whose simulators need the same resources (no new start: the actor loads
+        every plugin), else it is ended."""
         pool = worker.pool
         worker.load -= 1
         if retire and not worker.retired:
             worker.retired = True
             pool.workers.remove(worker)
         if worker.load <= 0:
-            ray.kill(worker.actor)
             if worker in pool.workers:
                 pool.workers.remove(worker)
+            heir = None if worker.retired or pool.tasks else next(
+                (p for p in self.pools if p.tasks and p is not pool and p.resources == pool.resources), None)
+            if heir is None:
+                ray.kill(worker.actor)
+            else:
+                worker.pool, worker.room = heir, min(worker.room, heir.per_actor)
+                heir.workers.append(worker)
+                heir.wake()
         pool.wake()
 
     def remaining(self) -> bool:
