@@ -508,3 +508,32 @@ def test_an_idle_actor_goes_to_another_pool_needing_the_same_resources(monkeypat
     actor.load = 1
     fleet.release(actor)  # no pool with episodes left needs just a CPU: ended
     assert killed == ["text-actor"] and not household.workers
+
+
+def test_an_attempt_cut_off_by_a_node_loss_is_spent_apart_and_noted(tmp_path: Path) -> None:
+    from suite.executors.ray_attempt import TraceReplay
+    from suite.records import Action, Observation, StepRecord, Usage
+    from suite.report.summary import _node_loss_notes
+    from suite.runner import FileSink
+    from suite.traces import NODE_LOST, TraceWriter, trace_spend
+    task = Task("counter", "t1", {})
+    paths = {}
+    for name, lost_node in (("lost", "10.0.0.3"), ("killed", None)):
+        paths[name] = tmp_path / f"{name}.jsonl"
+        replay = TraceReplay(task, FileSink(TraceWriter(tmp_path, paths[name], name)))
+        replay.apply(("start", Observation(text="go")))
+        replay.apply(("step", StepRecord(0, Action("go", "go"), reply="go", prompt=[{"role": "user", "content": "go"}],
+                                         usage=Usage(100, 20, 0.01)), Observation(text="on")))
+        replay.abandon(lost_node=lost_node)  # the driver: its node left the cluster / its actor died
+    benchmark, spent, cause = trace_spend(paths["lost"])
+    assert (benchmark, spent.attempts, spent.steps, spent.tokens, cause) == ("counter", 1, 1, 120, NODE_LOST)
+    assert trace_spend(paths["killed"])[2] is None
+    lost = {"attempts": 2, "steps": 3, "prompt_tokens": 1000, "completion_tokens": 200, "cost_usd": 0.0123}
+    rows = [{"model": "openai/gpt-4o", "agent": "direct", "label": None,
+             "benchmarks": {"omniear": {"spend": {NODE_LOST: lost}}}}]
+    assert _node_loss_notes(rows) == [
+        "PAID TWICE after a node loss: openai/gpt-4o / direct / omniear: 3 model call(s), 1,200 tokens, $0.0123 in 2 "
+        "attempt(s) cut off when their Ray node left, paid again by the retries (in the cost; a call in flight at the "
+        "loss is billed too, its reply lost and its cost unknown)"]
+    rows[0]["benchmarks"]["omniear"]["spend"][NODE_LOST] = {**lost, "attempts": 0}
+    assert _node_loss_notes(rows) == []
