@@ -484,7 +484,7 @@ def test_episodes_share_an_actor_when_the_benchmark_allows(data: Path, tmp_path:
         trace = store.read_trace(record["episode_id"])
         processes.add(trace[0]["observation"].rsplit(" ", 1)[1])
         open_at_once = max(open_at_once, *(e["info"]["live"] for e in trace if e["type"] == "step"))
-    assert len(processes) == 2 and open_at_once > 1  # two actors (2 CPUs), each running episodes side by side
+    assert len(processes) <= 2 and open_at_once > 1  # at most two actors (2 CPUs), episodes side by side in one
 
 
 def test_an_idle_actor_goes_to_another_pool_needing_the_same_resources(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -537,3 +537,20 @@ def test_an_attempt_cut_off_by_a_node_loss_is_spent_apart_and_noted(tmp_path: Pa
         "loss is billed too, its reply lost and its cost unknown)"]
     rows[0]["benchmarks"]["omniear"]["spend"][NODE_LOST] = {**lost, "attempts": 0}
     assert _node_loss_notes(rows) == []
+
+
+def test_workers_share_one_response_cache_served_from_the_drivers_node(ray_address: str, tmp_path: Path) -> None:
+    from suite.executors.ray_models import SharedCache
+    from suite.models import ResponseCache
+    services = ModelServices.remote(Limit(), None)
+    spec = (tmp_path / "cache.sqlite", "run-1", False)
+    on_one_node, on_another = SharedCache(services, spec), SharedCache(services, spec)
+    reply = ModelReply("ACTION: go", 12, 3, 0.01, cached=False, latency_s=0.2, request_hash="k1", attempts=1,
+                       model="openai/gpt-4o")
+    assert on_another.get("k1") is None
+    on_one_node.put("k1", reply)
+    hit = on_another.get("k1")  # a retry elsewhere reuses the reply
+    assert (hit.text, hit.prompt_tokens, hit.completion_tokens, hit.earlier_run) == ("ACTION: go", 12, 3, False)
+    assert ResponseCache(*spec).get("k1").text == "ACTION: go"  # in the driver's file
+    assert SharedCache(services, (spec[0], "run-2", False)).get("k1") is None  # another run's scope
+    ray.kill(services)
