@@ -532,9 +532,10 @@ def test_an_attempt_cut_off_by_a_node_loss_is_spent_apart_and_noted(tmp_path: Pa
     rows = [{"model": "openai/gpt-4o", "agent": "direct", "label": None,
              "benchmarks": {"omniear": {"spend": {NODE_LOST: lost}}}}]
     assert _node_loss_notes(rows) == [
-        "PAID TWICE after a node loss: openai/gpt-4o / direct / omniear: 3 model call(s), 1,200 tokens, $0.0123 in 2 "
-        "attempt(s) cut off when their Ray node left, paid again by the retries (in the cost; a call in flight at the "
-        "loss is billed too, its reply lost and its cost unknown)"]
+        "PAID TWICE after a node loss: openai/gpt-4o / direct / omniear: up to 2 model call(s) in flight when 2 "
+        "attempt(s) were cut off by their Ray node leaving (billed, replies lost, cost unknown); the 3 call(s) those "
+        "attempts had finished (1,200 tokens, $0.0123) are in the cost once, their replies reused by the retries from "
+        "the run's response cache"]
     rows[0]["benchmarks"]["omniear"]["spend"][NODE_LOST] = {**lost, "attempts": 0}
     assert _node_loss_notes(rows) == []
 

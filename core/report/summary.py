@@ -155,19 +155,20 @@ def _earlier_run_notes(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def _node_loss_notes(rows: list[dict[str, Any]]) -> list[str]:
-    """A spend line per row and benchmark some of whose attempts a Ray node loss cut off: what the retries paid
-    twice (in the cost already)."""
+    """A spend line per row and benchmark some of whose attempts a Ray node loss cut off: the model calls in flight
+    then were paid for twice (billed, their replies lost, their cost unknown; the retry made them again)."""
     notes = []
     for row in rows:
         for bench, group in row["benchmarks"].items():
             lost = group["spend"][NODE_LOST]
             if lost["attempts"]:
                 name = f"{row['model'] or '-'} / {row['agent']}" + (f" ({row['label']})" if row.get("label") else "")
-                notes.append(f"PAID TWICE after a node loss: {name} / {bench}: {lost['steps']} model call(s), "
-                             f"{lost['prompt_tokens'] + lost['completion_tokens']:,} tokens, ${lost['cost_usd']:.4f} "
-                             f"in {lost['attempts']} attempt(s) cut off when their Ray node left, paid again by the "
-                             "retries (in the cost; a call in flight at the loss is billed too, its reply lost and its "
-                             "cost unknown)")
+                notes.append(f"PAID TWICE after a node loss: {name} / {bench}: up to {lost['attempts']} model call(s) "
+                             f"in flight when {lost['attempts']} attempt(s) were cut off by their Ray node leaving "
+                             f"(billed, replies lost, cost unknown); the {lost['steps']} call(s) those attempts had "
+                             f"finished ({lost['prompt_tokens'] + lost['completion_tokens']:,} tokens, "
+                             f"${lost['cost_usd']:.4f}) are in the cost once, their replies reused by the retries "
+                             "from the run's response cache")
     return notes
 
 
