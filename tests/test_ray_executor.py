@@ -344,7 +344,7 @@ def test_an_image_seen_again_is_stored_once_as_locally(data: Path, tmp_path: Pat
     assert refs[0] == refs[1] and len(refs[0]) == 6
 
 
-def test_records_say_where_each_episode_ran(data: Path, tmp_path: Path) -> None:
+def test_records_say_where_each_episode_ran(data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_tasks(data, "gpusim", {"id": "g0", "steps": 1})
     write_tasks(data, "faults", {"id": "c0", "steps": 1})
     out = tmp_path / "r"
@@ -355,6 +355,11 @@ def test_records_say_where_each_episode_ran(data: Path, tmp_path: Path) -> None:
     assert placed["gpusim"]["node"] == placed["faults"]["node"] == node
     assert placed["gpusim"]["gpus"] == ["0"] and "gpus" not in placed["faults"]
     assert placed["faults"]["node_id"] == ray.get_runtime_context().get_node_id()
+    capsys.readouterr()
+    assert main(["report", str(out), "--format", "md"]) == 0
+    table = capsys.readouterr().out.split("### Where episodes ran (Ray nodes)\n", 1)[1].split("\n\n", 1)[0]
+    assert table.splitlines()[3:] == [f"| - | walker | faults | {node} | 1 | success 1 | - |",
+                                      f"| - | walker | gpusim | {node} | 1 | success 1 | 0 |"]
 
 
 @pytest.mark.parametrize("name", ["asgard", "longact", "vigil"])
