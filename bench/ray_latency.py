@@ -162,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = {"local_s": round(local_s, 2), "ray_s": round(ray_s, 2), "ratio": round(ray_s / local_s, 3),
                "ideal_s": round(ideal, 2), "ray_resources": resources, "episodes": args.episodes,
                "concurrency": args.concurrency, "latency_s": args.latency_s, "steps": args.steps, "cpus": args.cpus,
+               "load_avg_1m": round(os.getloadavg()[0], 1),
                **({"ray_one_per_actor_s": round(before, 2)} if before is not None else {})}
     if args.json:
         print(json.dumps(figures))

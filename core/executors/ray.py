@@ -60,12 +60,12 @@ class Fleet:
 
     A pool's actors each run up to `per_actor` episodes at once: a slot takes an actor with room (the fullest, so a
     pool's episodes fill few actors) and starts a new one only when every one started or starting is full and
-    more fit the live nodes. A slot
-    keeps its actor for the next episode of the same pool and moves to another pool when its own is empty or has
-    lost its room; an actor no slot uses any more is ended. A dead or hung actor is replaced by a fresh one and its
-    episodes retried. How many actors a pool may have follows the live nodes of the cluster: an episode whose node left
-    runs again elsewhere without counting as a failure, and episodes that no live node can host wait, with a
-    message, up to `ray.unplaceable_timeout_s`, then are left pending for `--resume`.
+    more fit the live nodes. A slot keeps its actor for the next episode of the same pool and moves to another
+    pool when its own is empty or has lost its room; an actor no slot uses any more passes to a pool needing the
+    same resources, or is ended. A dead or hung actor is replaced by a fresh one and its episodes retried. How many
+    actors a pool may have follows the live nodes of the cluster: an episode whose node left runs again elsewhere
+    without counting as a failure, and episodes that no live node can host wait, with a message, up to
+    `ray.unplaceable_timeout_s`, then are left pending for `--resume`.
     """
 
     def __init__(self, session: RunSession, payload: Any, pools: list[Pool]) -> None:
