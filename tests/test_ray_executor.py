@@ -520,7 +520,8 @@ def test_an_attempt_cut_off_by_a_node_loss_is_spent_apart_and_noted(tmp_path: Pa
     from suite.records import Action, Observation, StepRecord, Usage
     from suite.report.summary import _node_loss_notes
     from suite.runner import FileSink
-    from suite.traces import NODE_LOST, TraceWriter, trace_spend
+    from suite.schemas import validate
+    from suite.traces import NODE_LOST, TRACE_SCHEMA, TraceWriter, read_lines, trace_spend
     task = Task("counter", "t1", {})
     paths = {}
     for name, lost_node in (("lost", "10.0.0.3"), ("killed", None)):
@@ -530,6 +531,8 @@ def test_an_attempt_cut_off_by_a_node_loss_is_spent_apart_and_noted(tmp_path: Pa
         replay.apply(("step", StepRecord(0, Action("go", "go"), reply="go", prompt=[{"role": "user", "content": "go"}],
                                          usage=Usage(100, 20, 0.01)), Observation(text="on")))
         replay.abandon(lost_node=lost_node)  # the driver: its node left the cluster / its actor died
+    for line in read_lines(paths["lost"]):
+        validate(line, TRACE_SCHEMA, "trace line")
     benchmark, spent, cause = trace_spend(paths["lost"])
     assert (benchmark, spent.attempts, spent.steps, spent.tokens, cause) == ("counter", 1, 1, 120, NODE_LOST)
     assert trace_spend(paths["killed"])[2] is None
