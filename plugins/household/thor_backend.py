@@ -56,7 +56,7 @@ def thor_requirements(benchmark: str) -> Callable[[Any], list[Requirement]]:
 
 
 #: How many episodes of the embedded household simulator one Ray actor runs at once: a step takes well under a
-#: millisecond (a frame about 10 ms) and a scene under 50 MB, so its episodes mostly wait on the model.
+#: millisecond (a frame 5-15 ms) and a scene takes a few MB, so its episodes mostly wait on the model.
 HOUSEHOLD_EPISODES_PER_ACTOR = 8
 
 
