@@ -563,3 +563,18 @@ def test_workers_share_one_response_cache_served_from_the_drivers_node(ray_addre
     assert ResponseCache(*spec).get("k1").text == "ACTION: go"  # in the driver's file
     assert SharedCache(services, (spec[0], "run-2", False)).get("k1") is None  # another run's scope
     ray.kill(services)
+
+
+def test_episodes_sharing_an_actor_that_dies_are_each_retried_once(data: Path, tmp_path: Path) -> None:
+    write_tasks(data, "faults",
+                {"id": "ok1", "steps": 4, "sleep_s": 0.2},
+                {"id": "dies-once", "steps": 4, "sleep_s": 0.2, "fault": "crash_once", "fault_at": 2},
+                {"id": "ok2", "steps": 4, "sleep_s": 0.2})
+    out = tmp_path / "r"
+    assert main(["run", "--plugins", "faults", "--agent", "walker", "--executor", "ray", "--concurrency", "3",
+                 "--out", str(out), "--no-report", "ray.max_retries=1",
+                 "ray.resources={faults: {num_cpus: 2, episodes: 3}}"]) == 0  # one actor fits: all three in it
+    records = RunStore(out).records()
+    assert sorted(r["outcome"] for r in records) == ["success"] * 3 and all(r["steps"] == 4 for r in records)
+    assert attempts(out) == dict.fromkeys(("faults/ok1", "faults/dies-once", "faults/ok2"), 2)  # its crash ended all
+    check_traces(out)
