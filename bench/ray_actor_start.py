@@ -6,7 +6,10 @@ Starts a private local Ray, then `--actors` `EpisodeWorker`s one after another w
 resolved default config, a `scripted/…` model client); for each, once `ready()` answers, reads from /proc the
 CPU time its process has used (user + system) and its resident memory. Ray's own pre-started idle workers are
 reused when there are some, so the CPU figure is what starting *our* actor adds on top of a Python process with
-Ray imported. Targets (issue 23): <= 1 CPU-second and <= 200 MB per worker.
+Ray imported. Then each worker loads litellm, as its first model call does (`suite.models.litellm_setup`), and the
+figures are read again (`with_litellm_*`): the cost a worker pays before its first reply from any model, scripted
+or real. `import_cpu_s` is what the imports behind each part cost in a fresh plain process here (the import
+profile of a worker's start). Targets (issue 23): <= 1 CPU-second and <= 200 MB per worker.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import json
 import logging
 import os
 import statistics
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,6 +31,7 @@ from suite.executors.ray_cluster import actor_options
 from suite.executors.ray_models import detach
 from suite.executors.ray_worker import EpisodeWorker, WorkerPayload
 from suite.models import ModelClient
+from suite.models.litellm_setup import load_litellm
 
 TARGET_CPU_S, TARGET_MB = 1.0, 200
 
@@ -54,8 +59,33 @@ def measure(actors: int) -> list[dict[str, Any]]:
             raise error
         pid = ray.get(actor.__ray_call__.remote(lambda self: os.getpid()))
         cpu, mb = usage(pid)
-        out.append({"cpu_s": round(cpu, 3), "rss_mb": round(mb, 1)})
+        ray.get(actor.__ray_call__.remote(lambda self: load_litellm() and None))
+        cpu_llm, mb_llm = usage(pid)
+        out.append({"cpu_s": round(cpu, 3), "rss_mb": round(mb, 1), "with_litellm_cpu_s": round(cpu_llm, 3),
+                    "with_litellm_rss_mb": round(mb_llm, 1)})
         ray.kill(actor)
+    return out
+
+
+#: What a worker imports, in the order it does: Ray itself, the suite and every plugin (`build_host`), litellm.
+IMPORTS = {"ray": "import ray", "suite_and_plugins": "import ray; from suite.plugins import build_host; build_host()",
+           "litellm": "import ray; from suite.plugins import build_host; build_host(); "
+                      "from suite.models.litellm_setup import load_litellm; load_litellm()"}
+
+
+def import_profile() -> dict[str, float]:
+    """CPU seconds each part of a worker's imports adds, in a fresh plain process (each part on top of the last)."""
+    totals = {}
+    for name, code in IMPORTS.items():
+        probe = f"{code}; import resource; r = resource.getrusage(resource.RUSAGE_SELF); print(r.ru_utime + r.ru_stime)"
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+        totals[name] = float(done.stdout.split()[-1])
+    base = subprocess.run([sys.executable, "-c", "import resource; r = resource.getrusage(resource.RUSAGE_SELF); "
+                                                 "print(r.ru_utime + r.ru_stime)"], capture_output=True, text=True)
+    previous, out = float(base.stdout.split()[-1]), {"python": round(float(base.stdout.split()[-1]), 3)}
+    for name, total in totals.items():
+        out[name] = round(total - previous, 3)
+        previous = total
     return out
 
 
@@ -71,13 +101,22 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         ray.shutdown()
     cpu, mb = statistics.median(r["cpu_s"] for r in runs), statistics.median(r["rss_mb"] for r in runs)
-    result = {"actor_cold_start_cpu_s": cpu, "actor_rss_mb": mb, "targets": {"cpu_s": TARGET_CPU_S, "mb": TARGET_MB},
-              "meets_targets": cpu <= TARGET_CPU_S and mb <= TARGET_MB, "runs": runs}
+    cpu_llm = statistics.median(r["with_litellm_cpu_s"] for r in runs)
+    mb_llm = statistics.median(r["with_litellm_rss_mb"] for r in runs)
+    profile = import_profile()
+    result = {"actor_cold_start_cpu_s": cpu, "actor_rss_mb": mb, "with_litellm_cpu_s": cpu_llm,
+              "with_litellm_rss_mb": mb_llm, "import_cpu_s": profile,
+              "targets": {"cpu_s": TARGET_CPU_S, "mb": TARGET_MB},
+              "meets_targets": cpu <= TARGET_CPU_S and mb <= TARGET_MB,
+              "meets_targets_with_litellm": cpu_llm <= TARGET_CPU_S and mb_llm <= TARGET_MB,
+              "load_avg_1m": os.getloadavg()[0], "runs": runs}
     if args.json:
         print(json.dumps(result))
     else:
         print(f"worker actor cold start: {cpu:.2f} CPU-s, {mb:.0f} MB resident (median of {len(runs)}; targets "
               f"<= {TARGET_CPU_S} CPU-s, <= {TARGET_MB} MB)")
+        print(f"with litellm loaded (a worker's first model call): {cpu_llm:.2f} CPU-s, {mb_llm:.0f} MB")
+        print("imports, CPU-s each on top of the last: " + ", ".join(f"{k} {v:.2f}" for k, v in profile.items()))
     return 0
 
 

@@ -21,14 +21,16 @@ from suite.errors import SuiteError
 from suite.infra import status_with_infra
 from suite.records import INFRA_OUTCOMES, EpisodeRecord
 from suite.schemas import validate
-from suite.traces import ENCODE_ERRORS, Spend, TraceWriter, dumps, read_trace, trace_spend
+from suite.traces import ENCODE_ERRORS, NODE_LOST, Spend, TraceWriter, dumps, read_trace, trace_spend
 
 RECORD_SCHEMA = Path(__file__).parent / "jsonschemas" / "episode_record.schema.json"
 DB_NAME = "run.sqlite"
 LOCK_NAME = ".lock"  # held (flock) by the process running the run
 CONFIG_NAME = "config.yaml"
 STAGING_PREFIX = ".creating-"  # a run folder being created (renamed to its name once whole)
-SPEND_KINDS = ("finished", "retried", "cut_off")
+#: What a run spent, by kind of attempt: `node_lost` are cut-off attempts whose node left a Ray cluster (their model
+#: calls are paid again by the retry), apart from the other cut-off ones.
+SPEND_KINDS = ("finished", "retried", "cut_off", NODE_LOST)
 
 _SCHEMA_SQL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -368,7 +370,8 @@ class RunStore:
 
     def spend(self) -> dict[str, dict[str, Spend]]:
         """Per benchmark, every token and dollar the run spent: `finished` episodes (their records), `retried`
-        (earlier attempts `--retry-infra` superseded) and `cut_off` (attempts that never finished)."""
+        (earlier attempts `--retry-infra` superseded), `cut_off` (attempts that never finished) and `node_lost`
+        (those of them cut off because their Ray node left the cluster: the retry paid their calls again)."""
         out: dict[str, dict[str, Spend]] = defaultdict(lambda: {k: Spend() for k in SPEND_KINDS})
         for kind, records in (("finished", self.records()), ("retried", self.superseded())):
             for rec in records:
@@ -378,9 +381,9 @@ class RunStore:
                                                       rec.get("cached_completion_tokens", 0),
                                                       rec.get("earlier_run_replies", 0)))
         for path in self.partial_traces():
-            benchmark, spent = trace_spend(path)
+            benchmark, spent, cause = trace_spend(path)
             if benchmark is not None:
-                out[benchmark]["cut_off"].add(spent)
+                out[benchmark][NODE_LOST if cause == NODE_LOST else "cut_off"].add(spent)
         return dict(out)
 
     def records(self) -> list[dict[str, Any]]:

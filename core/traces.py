@@ -69,6 +69,11 @@ def dumps(event: dict[str, Any]) -> str:
     return json.dumps(event, ensure_ascii=False, default=_plain)
 
 
+#: The cause a trace's `cut_off` line gives when the Ray executor lost the attempt's node: its model calls are paid
+#: again by the retry.
+NODE_LOST = "node_lost"
+
+
 def frame_path(stem: str, step: int, index: int) -> str:
     """Where the `index`-th image of the observation after `step` steps is stored, relative to the run folder."""
     return f"frames/{stem}/{step:04d}_{index}.png"
@@ -208,9 +213,10 @@ class Spend:
         self.earlier_run_replies += other.earlier_run_replies
 
 
-def trace_spend(path: Path) -> tuple[str | None, Spend]:
-    """The benchmark (None before the episode started) and what the steps of one trace file spent."""
-    benchmark, spend = None, Spend(attempts=1)
+def trace_spend(path: Path) -> tuple[str | None, Spend, str | None]:
+    """The benchmark (None before the episode started), what the steps of one trace file spent, and why the attempt
+    was cut off when its trace says (NODE_LOST), else None."""
+    benchmark, spend, cause = None, Spend(attempts=1), None
     with Path(path).open(encoding="utf-8") as fh:
         for line in fh:
             if line.startswith('{"type": "message"') or not line.strip():
@@ -230,4 +236,6 @@ def trace_spend(path: Path) -> tuple[str | None, Spend]:
                 spend.cached_prompt_tokens += usage.get("cached_prompt_tokens", 0)
                 spend.cached_completion_tokens += usage.get("cached_completion_tokens", 0)
                 spend.earlier_run_replies += usage.get("earlier_run_replies", 0)
-    return benchmark, spend
+            elif event["type"] == "cut_off":
+                cause = event.get("cause")
+    return benchmark, spend, cause

@@ -52,11 +52,15 @@ def assigned_resources() -> dict[str, float]:
 
 
 class WalkEnv:
-    """Counts steps up to `steps`; may crash or hang at step `fault_at`."""
+    """Counts steps up to `steps`; may crash or hang at step `fault_at`. Each step's info says how many walks this
+    process holds open (`live`: more than one when an actor runs several episodes at once)."""
+
+    live = 0
 
     def __init__(self, task: Task) -> None:
         self.task = task
         self.count = 0
+        WalkEnv.live += 1
 
     def reset(self) -> Observation:
         """Start at step 0."""
@@ -90,12 +94,13 @@ class WalkEnv:
         if self.count == self.task.data.get("fault_at"):
             self._fault()
         time.sleep(self.task.data.get("sleep_s", 0))
-        info = {"resources": assigned_resources()} if self.task.benchmark == "gpusim" else {}
+        info = {"resources": assigned_resources()} if self.task.benchmark == "gpusim" else {"live": WalkEnv.live}
         return StepResult(Observation(text=f"step {self.count}", images=self.camera()), feedback="ok",
                           done=self.count >= self.task.data["steps"], info=info)
 
     def close(self) -> None:
-        """Nothing to release."""
+        """One walk fewer open in this process."""
+        WalkEnv.live -= 1
 
 
 def walk(task: Task, env: Any, observation: Observation, history: list[Any]) -> Action:

@@ -344,7 +344,7 @@ def test_an_image_seen_again_is_stored_once_as_locally(data: Path, tmp_path: Pat
     assert refs[0] == refs[1] and len(refs[0]) == 6
 
 
-def test_records_say_where_each_episode_ran(data: Path, tmp_path: Path) -> None:
+def test_records_say_where_each_episode_ran(data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_tasks(data, "gpusim", {"id": "g0", "steps": 1})
     write_tasks(data, "faults", {"id": "c0", "steps": 1})
     out = tmp_path / "r"
@@ -355,16 +355,21 @@ def test_records_say_where_each_episode_ran(data: Path, tmp_path: Path) -> None:
     assert placed["gpusim"]["node"] == placed["faults"]["node"] == node
     assert placed["gpusim"]["gpus"] == ["0"] and "gpus" not in placed["faults"]
     assert placed["faults"]["node_id"] == ray.get_runtime_context().get_node_id()
+    capsys.readouterr()
+    assert main(["report", str(out), "--format", "md"]) == 0
+    table = capsys.readouterr().out.split("### Where episodes ran (Ray nodes)\n", 1)[1].split("\n\n", 1)[0]
+    assert table.splitlines()[3:] == [f"| - | walker | faults | {node} | 1 | success 1 | - |",
+                                      f"| - | walker | gpusim | {node} | 1 | success 1 | 0 |"]
 
 
-@pytest.mark.parametrize("name", ["asgard", "longact"])
+@pytest.mark.parametrize("name", ["asgard", "longact", "vigil"])
 def test_ai2thor_simulators_declare_a_gpu_and_fail_early_without_one(name: str,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     import suite.executors.ray_cluster as ray_cluster
     from suite.errors import ConfigError
     host = build_host()
     thor = OmegaConf.create({name: {"env": {"backend": "ai2thor"}}})
-    assert resources_of(host, OmegaConf.create({}), name) == {"num_cpus": 1.0}
+    assert resources_of(host, OmegaConf.create({}), name) == {"num_cpus": 1.0, "episodes": 8.0}
     assert resources_of(host, thor, name) == {"num_cpus": 1.0, "num_gpus": 1.0}
     monkeypatch.setattr(ray_cluster, "node_resources", lambda: [{"CPU": 8.0}, {"CPU": 4.0}])
     with pytest.raises(ConfigError, match=f"^{name} needs .*'num_gpus': 1.0.* no node") as failed:
@@ -410,3 +415,166 @@ def test_episodes_no_live_node_can_host_wait_then_are_left_pending(monkeypatch: 
     fleet.look(force=True)
     assert session.store.pending == ["g/1", "g/2"] == fleet.left_pending and not gpu.tasks
     assert "left 2 episode(s) of g pending" in notes[-1] and len(cpu.tasks) == 1
+
+
+def test_every_benchmark_declares_its_actors_and_how_many_episodes_each_runs(data: Path) -> None:
+    host, none = build_host(), OmegaConf.create({})
+    declared = {name: resources_of(host, none, name) for name in ("omniear", "agentvqa", "asgard", "longact", "vigil")}
+    assert declared == {"omniear": {"num_cpus": 1.0, "episodes": 64.0}, "agentvqa": {"num_cpus": 1.0, "episodes": 64.0},
+                        **dict.fromkeys(("asgard", "longact", "vigil"), {"num_cpus": 1.0, "episodes": 8.0})}
+    pools = plan(host, OmegaConf.create({"ray": {"resources": {"agentvqa": {"num_cpus": 1, "episodes": 16}}}}),
+                 [Task("omniear", "a", {}), Task("agentvqa", "b", {}), Task("asgard", "c", {}),
+                  Task("longact", "d", {}), Task("omniear", "e", {})])
+    assert [(p.resources, p.per_actor, len(p.tasks)) for p in pools] == [
+        ({"num_cpus": 1.0}, 64, 2), ({"num_cpus": 1.0}, 16, 1), ({"num_cpus": 1.0}, 8, 2)]
+    assert pools[0].options["max_concurrency"] == 65 and "episodes" not in pools[0].options.get("resources", {})
+    assert "episodes" not in actor_options({"num_cpus": 1.0, "episodes": 4.0})
+
+
+def test_episodes_is_a_whole_number_of_at_least_one(data: Path) -> None:
+    from suite.errors import ConfigError
+    for bad in (0, 2.5):
+        cfg = OmegaConf.create({"ray": {"resources": {"faults": {"num_cpus": 1, "episodes": bad}}}})
+        with pytest.raises(ConfigError, match="`episodes` in the resources .* must be a whole number >= 1"):
+            plan(build_host(), cfg, [Task("faults", "a", {})])
+
+
+def test_slots_fill_an_actor_before_starting_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    import suite.executors.ray as ray_executor
+    from suite.executors.ray import Fleet
+    from suite.executors.ray_cluster import Pool, Worker
+    killed: list[str] = []
+    monkeypatch.setattr(ray_executor.ray, "kill", killed.append)
+    session = type("Session", (), {})()
+    session.cfg = OmegaConf.create({"run": {"concurrency": 8}, "ray": {"max_retries": 2}})
+    pool = Pool({"num_cpus": 1.0}, per_actor=3, capacity=2)
+    fleet = Fleet(session, None, [pool])
+    started: list[str] = []
+
+    async def spawn(p: Pool) -> Worker:
+        await asyncio.sleep(0.01)
+        started.append(f"actor{len(started)}")
+        return Worker(started[-1], {"node": "n", "node_id": "n"}, p, p.per_actor)
+
+    monkeypatch.setattr(fleet, "spawn", spawn)
+
+    async def scenario() -> None:
+        two = await asyncio.gather(fleet.lease(pool), fleet.lease(pool))
+        assert started == ["actor0"] and two[0] is two[1] and two[0].load == 2  # one actor has room for both
+        leased = [*two, *await asyncio.gather(*(fleet.lease(pool) for _ in range(4)))]
+        assert started == ["actor0", "actor1"]  # a second one only once the first is full
+        assert sorted(w.actor for w in leased) == ["actor0"] * 3 + ["actor1"] * 3
+        assert await fleet.lease(pool) is None  # every actor runs its 3 episodes and no more fit
+        first = leased[0]
+        fleet.release(first)
+        assert (await fleet.lease(pool)) is first and not killed
+        for worker in [w for w in leased if w is first]:
+            fleet.release(worker, retire=True)  # its actor died: no new episode goes there, and it is ended
+        assert killed == [first.actor] and first not in pool.workers
+        assert (await fleet.lease(pool)).actor == "actor2"  # room for a fresh one
+
+    asyncio.run(scenario())
+
+
+def test_episodes_share_an_actor_when_the_benchmark_allows(data: Path, tmp_path: Path) -> None:
+    write_tasks(data, "faults", *({"id": f"w{i}", "steps": 3, "sleep_s": 0.1} for i in range(6)))
+    out = tmp_path / "r"
+    assert main(["run", "--plugins", "faults", "--agent", "walker", "--executor", "ray", "--out", str(out),
+                 "--no-report", "--concurrency", "6", "ray.resources={faults: {num_cpus: 1, episodes: 3}}"]) == 0
+    store = RunStore(out)
+    assert store.counts() == {"done": 6}
+    check_traces(out)
+    processes, open_at_once = set(), 0
+    for record in store.records():
+        trace = store.read_trace(record["episode_id"])
+        processes.add(trace[0]["observation"].rsplit(" ", 1)[1])
+        open_at_once = max(open_at_once, *(e["info"]["live"] for e in trace if e["type"] == "step"))
+    assert len(processes) <= 2 and open_at_once > 1  # at most two actors (2 CPUs), episodes side by side in one
+
+
+def test_an_idle_actor_goes_to_another_pool_needing_the_same_resources(monkeypatch: pytest.MonkeyPatch) -> None:
+    import suite.executors.ray as ray_executor
+    from suite.executors.ray import Fleet
+    from suite.executors.ray_cluster import Pool, Worker
+    killed: list[str] = []
+    monkeypatch.setattr(ray_executor.ray, "kill", killed.append)
+    session = type("Session", (), {})()
+    session.cfg = OmegaConf.create({"run": {"concurrency": 2}, "ray": {"max_retries": 2}})
+    text, household, gpu = (Pool({"num_cpus": 1.0}, per_actor=64), Pool({"num_cpus": 1.0}, per_actor=8),
+                            Pool({"num_cpus": 1.0, "num_gpus": 1.0}))
+    household.tasks.append(Task("asgard", "1", {}))
+    gpu.tasks.append(Task("vigil", "1", {}))
+    fleet = Fleet(session, None, [text, household, gpu])
+    actor = Worker("text-actor", {"node": "n", "node_id": "n"}, text, 64, load=1)
+    text.workers.append(actor)
+    fleet.release(actor)  # the text episodes are done: the household ones reuse the actor, no new start
+    assert not killed and actor.pool is household and household.workers == [actor] and actor.room == 8
+    household.tasks.clear()
+    actor.load = 1
+    fleet.release(actor)  # no pool with episodes left needs just a CPU: ended
+    assert killed == ["text-actor"] and not household.workers
+
+
+def test_an_attempt_cut_off_by_a_node_loss_is_spent_apart_and_noted(tmp_path: Path) -> None:
+    from suite.executors.ray_attempt import TraceReplay
+    from suite.records import Action, Observation, StepRecord, Usage
+    from suite.report.summary import _node_loss_notes
+    from suite.runner import FileSink
+    from suite.schemas import validate
+    from suite.traces import NODE_LOST, TRACE_SCHEMA, TraceWriter, read_lines, trace_spend
+    task = Task("counter", "t1", {})
+    paths = {}
+    for name, lost_node in (("lost", "10.0.0.3"), ("killed", None)):
+        paths[name] = tmp_path / f"{name}.jsonl"
+        replay = TraceReplay(task, FileSink(TraceWriter(tmp_path, paths[name], name)))
+        replay.apply(("start", Observation(text="go")))
+        replay.apply(("step", StepRecord(0, Action("go", "go"), reply="go", prompt=[{"role": "user", "content": "go"}],
+                                         usage=Usage(100, 20, 0.01)), Observation(text="on")))
+        replay.abandon(lost_node=lost_node)  # the driver: its node left the cluster / its actor died
+    for line in read_lines(paths["lost"]):
+        validate(line, TRACE_SCHEMA, "trace line")
+    benchmark, spent, cause = trace_spend(paths["lost"])
+    assert (benchmark, spent.attempts, spent.steps, spent.tokens, cause) == ("counter", 1, 1, 120, NODE_LOST)
+    assert trace_spend(paths["killed"])[2] is None
+    lost = {"attempts": 2, "steps": 3, "prompt_tokens": 1000, "completion_tokens": 200, "cost_usd": 0.0123}
+    rows = [{"model": "openai/gpt-4o", "agent": "direct", "label": None,
+             "benchmarks": {"omniear": {"spend": {NODE_LOST: lost}}}}]
+    assert _node_loss_notes(rows) == [
+        "PAID TWICE after a node loss: openai/gpt-4o / direct / omniear: up to 2 model call(s) in flight when 2 "
+        "attempt(s) were cut off by their Ray node leaving (billed, replies lost, cost unknown); the 3 call(s) those "
+        "attempts had finished (1,200 tokens, $0.0123) are in the cost once, their replies reused by the retries from "
+        "the run's response cache"]
+    rows[0]["benchmarks"]["omniear"]["spend"][NODE_LOST] = {**lost, "attempts": 0}
+    assert _node_loss_notes(rows) == []
+
+
+def test_workers_share_one_response_cache_served_from_the_drivers_node(ray_address: str, tmp_path: Path) -> None:
+    from suite.executors.ray_models import SharedCache
+    from suite.models import ResponseCache
+    services = ModelServices.remote(Limit(), None)
+    spec = (tmp_path / "cache.sqlite", "run-1", False)
+    on_one_node, on_another = SharedCache(services, spec), SharedCache(services, spec)
+    reply = ModelReply("ACTION: go", 12, 3, 0.01, cached=False, latency_s=0.2, request_hash="k1", attempts=1,
+                       model="openai/gpt-4o")
+    assert on_another.get("k1") is None
+    on_one_node.put("k1", reply)
+    hit = on_another.get("k1")  # a retry elsewhere reuses the reply
+    assert (hit.text, hit.prompt_tokens, hit.completion_tokens, hit.earlier_run) == ("ACTION: go", 12, 3, False)
+    assert ResponseCache(*spec).get("k1").text == "ACTION: go"  # in the driver's file
+    assert SharedCache(services, (spec[0], "run-2", False)).get("k1") is None  # another run's scope
+    ray.kill(services)
+
+
+def test_episodes_sharing_an_actor_that_dies_are_each_retried_once(data: Path, tmp_path: Path) -> None:
+    write_tasks(data, "faults",
+                {"id": "ok1", "steps": 4, "sleep_s": 0.2},
+                {"id": "dies-once", "steps": 4, "sleep_s": 0.2, "fault": "crash_once", "fault_at": 2},
+                {"id": "ok2", "steps": 4, "sleep_s": 0.2})
+    out = tmp_path / "r"
+    assert main(["run", "--plugins", "faults", "--agent", "walker", "--executor", "ray", "--concurrency", "3",
+                 "--out", str(out), "--no-report", "ray.max_retries=1",
+                 "ray.resources={faults: {num_cpus: 2, episodes: 3}}"]) == 0  # one actor fits: all three in it
+    records = RunStore(out).records()
+    assert sorted(r["outcome"] for r in records) == ["success"] * 3 and all(r["steps"] == 4 for r in records)
+    assert attempts(out) == dict.fromkeys(("faults/ok1", "faults/dies-once", "faults/ok2"), 2)  # its crash ended all
+    check_traces(out)

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from run_processes import finished, start_suite
 from suite.cli import main
+from suite.report.summary import summarize
 from suite.store import RunStore
 
 HERE = Path(__file__).resolve().parent
@@ -146,3 +147,8 @@ def test_run_survives_losing_a_worker_node_and_model_services(cluster: tuple[str
     assert "env_error" not in {r["outcome"] for r in records}
     assert {r["placement"]["node"] for r in records} == {HEAD, WORKER}  # both nodes ran episodes
     assert "left the cluster" in err, err
+    lost = store.spend()["counter"]["node_lost"]  # the attempts cut off there: their calls were paid again
+    assert lost.attempts >= 1 and lost.steps >= 1
+    notes = summarize(None, [out])["notes"]
+    assert any(n.startswith("PAID TWICE after a node loss: scripted/ray-counter-slow / direct / counter: "
+                            f"up to {lost.attempts} model call(s) in flight") for n in notes), notes

@@ -6,14 +6,13 @@ import asyncio
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import ray
 from omegaconf import OmegaConf
 from suite.executors.ray_attempt import ACTOR_FAULTS, TraceReplay, run_attempt
-from suite.executors.ray_cluster import Pool, capacity, connected, live_nodes, plan
+from suite.executors.ray_cluster import Pool, Worker, capacity, connected, live_nodes, plan
 from suite.executors.ray_models import clients, detach, start_services, travelling_scripts
 from suite.executors.ray_worker import EpisodeWorker, WorkerPayload
 from suite.records import Task
@@ -56,22 +55,17 @@ class RayExecutor:
         return "stopped" if fleet.stopped or fleet.left_pending else "complete"
 
 
-@dataclass
-class Worker:
-    """A started worker actor and where it runs (`node`, `node_id`, and `gpus` when it holds some)."""
-
-    actor: Any
-    where: dict[str, Any]
-
-
 class Fleet:
-    """`run.concurrency` slots, each with one worker actor at a time, taking episodes until none are left.
+    """`run.concurrency` slots, each running one episode at a time on a worker actor, until none are left.
 
-    A slot keeps its actor for the next episode of the same pool and moves to another pool (with a new actor)
-    when its own is empty or has lost its room; a dead or hung actor is replaced by a fresh one and the episode
-    retried. How many actors a pool may have follows the live nodes of the cluster: an episode whose node left
-    runs again elsewhere without counting as a failure, and episodes that no live node can host wait, with a
-    message, up to `ray.unplaceable_timeout_s`, then are left pending for `--resume`.
+    A pool's actors each run up to `per_actor` episodes at once: a slot takes an actor with room (the fullest, so a
+    pool's episodes fill few actors) and starts a new one only when every one started or starting is full and
+    more fit the live nodes. A slot keeps its actor for the next episode of the same pool and moves to another
+    pool when its own is empty or has lost its room; an actor no slot uses any more passes to a pool needing the
+    same resources, or is ended. A dead or hung actor is replaced by a fresh one and its episodes retried. How many
+    actors a pool may have follows the live nodes of the cluster: an episode whose node left runs again elsewhere
+    without counting as a failure, and episodes that no live node can host wait, with a message, up to
+    `ray.unplaceable_timeout_s`, then are left pending for `--resume`.
     """
 
     def __init__(self, session: RunSession, payload: Any, pools: list[Pool]) -> None:
@@ -108,6 +102,11 @@ class Fleet:
                     group.create_task(self.slot())
         except BaseExceptionGroup as errors:
             raise errors.exceptions[0] from None
+        finally:
+            for pool in self.pools:  # handed to a pool whose episodes another slot took
+                for worker in pool.workers:
+                    ray.kill(worker.actor)
+                pool.workers.clear()
 
     def look(self, force: bool = False) -> None:
         """Bring each pool's capacity up to date with the live nodes (at most every WAIT_S unless forced)."""
@@ -117,6 +116,7 @@ class Fleet:
         self._seen_at, self.nodes = now, live_nodes()
         for pool in self.pools:
             pool.capacity = capacity(pool.resources, list(self.nodes.values()))
+            pool.wake()
             if pool.capacity or not pool.tasks:
                 if self._waiting_since.pop(id(pool), None) is not None and pool.tasks:
                     self.note(f"a node for {self.benchmarks(pool)} joined; its episodes run again")
@@ -142,9 +142,9 @@ class Fleet:
     def choose(self, current: Pool | None) -> Pool | None:
         """The pool a slot serves next: its own while it has episodes and room, else one with room for another
         actor (None: wait)."""
-        if current is not None and current.tasks and 0 < current.bound <= current.capacity:
+        if current is not None and current.tasks and 0 < current.bound <= current.slots:
             return current
-        return max((p for p in self.pools if p.tasks and p is not current and p.bound < p.capacity),
+        return max((p for p in self.pools if p.tasks and p is not current and p.bound < p.slots),
                    key=lambda p: len(p.tasks), default=None)
 
     async def spawn(self, pool: Pool) -> Worker | None:
@@ -153,6 +153,9 @@ class Fleet:
         actor = EpisodeWorker.options(**pool.options).remote(self.payload)
         try:
             error, where = await asyncio.wait_for(actor.ready.remote(), self.start_timeout_s)
+        except asyncio.CancelledError:
+            ray.kill(actor)
+            raise
         except (TimeoutError, *ACTOR_FAULTS) as exc:
             ray.kill(actor)
             why = f"not started after {self.start_timeout_s:g} s" if isinstance(exc, TimeoutError) else \
@@ -163,7 +166,71 @@ class Fleet:
         if error is not None:
             ray.kill(actor)
             raise error
-        return Worker(actor, where)
+        return Worker(actor, where, pool, pool.per_actor)
+
+    async def lease(self, pool: Pool) -> Worker | None:
+        """A worker of `pool` with room for one more episode (counted in its load): a started one with room, else
+        one being started that has room left, else a fresh actor while more of the pool's fit the live nodes; None
+        when none has room and none is starting, or a start failed (the caller tries again later). A plugin's error
+        while starting is raised."""
+        while True:
+            live = [w for w in pool.workers if not w.retired]
+            roomy = [w for w in live if w.load < w.room]
+            if roomy:  # the fullest first: a pool's episodes fill few actors (each start costs seconds of CPU)
+                worker = max(roomy, key=lambda w: w.load)
+                worker.load += 1
+                return worker
+            if pool.starting and pool.claimed < pool.starting * pool.per_actor:
+                await self.await_start(pool)
+                continue
+            if len(live) + pool.starting >= pool.capacity:
+                if pool.starting:
+                    await self.await_start(pool)
+                    continue
+                return None
+            pool.starting += 1
+            pool.claimed += 1
+            try:
+                worker = await self.spawn(pool)
+            finally:
+                pool.starting -= 1
+                pool.claimed -= 1
+                pool.wake()
+            if worker is not None:
+                pool.workers.append(worker)
+                worker.load = 1
+            return worker
+
+    @staticmethod
+    async def await_start(pool: Pool) -> None:
+        """Wait, with a claim on its room, until a worker of `pool` being started is up (or something changed)."""
+        pool.claimed += 1
+        try:
+            await pool.changed.wait()
+        finally:
+            pool.claimed -= 1
+
+    def release(self, worker: Worker, retire: bool = False) -> None:
+        """One episode slot stops using `worker` (`retire`: it takes no new episode). An actor nobody uses goes to
+        another pool with episodes left whose simulators need the same resources (no new start: the actor loads
+        every plugin), else it is ended."""
+        pool = worker.pool
+        worker.load -= 1
+        if retire and not worker.retired:
+            worker.retired = True
+            pool.workers.remove(worker)
+        if worker.load <= 0:
+            if worker in pool.workers:
+                pool.workers.remove(worker)
+            heir = None if worker.retired or pool.tasks else next(
+                (p for p in self.pools if p.tasks and p is not pool and p.resources == pool.resources), None)
+            if heir is None:
+                ray.kill(worker.actor)
+            else:
+                worker.pool, worker.room = heir, min(worker.room, heir.per_actor)
+                heir.workers.append(worker)
+                heir.wake()
+        pool.wake()
 
     def remaining(self) -> bool:
         """Whether any pool still has episodes to hand out."""
@@ -179,7 +246,7 @@ class Fleet:
                 choice = self.choose(pool)
                 if choice is not pool:
                     if worker is not None:
-                        ray.kill(worker.actor)
+                        self.release(worker)
                         worker = None
                     if pool is not None:
                         pool.bound -= 1
@@ -189,14 +256,15 @@ class Fleet:
                 if pool is None:
                     await asyncio.sleep(WAIT_S)
                     continue
-                if worker is None and (worker := await self.spawn(pool)) is None:
+                if worker is None and (worker := await self.lease(pool)) is None:
                     await asyncio.sleep(WAIT_S)
                     continue
                 if pool.tasks and not self.stopped:
-                    worker = await self.episode(pool, worker, pool.tasks.popleft())
+                    held, worker = worker, None  # the episode holds the lease now, and gives back the one to reuse
+                    worker = await self.episode(pool, held, pool.tasks.popleft())
         finally:
             if worker is not None:
-                ray.kill(worker.actor)
+                self.release(worker)
             if pool is not None:
                 pool.bound -= 1
 
@@ -213,7 +281,8 @@ class Fleet:
             await asyncio.sleep(WAIT_S)
 
     async def episode(self, pool: Pool, worker: Worker | None, task: Task) -> Worker | None:
-        """Run one episode to its record, retrying on fresh actors; returns the worker to reuse, or None.
+        """Run one episode to its record, retrying on fresh actors; returns the worker to reuse (still leased), or
+        None (released).
 
         An attempt whose node left the cluster does not count as a failure: the episode goes back to its pool
         and runs again from the start wherever there is room. Any error leaves the episode pending."""
@@ -222,7 +291,7 @@ class Fleet:
         session.in_flight.add(task.key)
         try:
             while True:
-                if worker is None and (worker := await self.spawn(pool)) is None:
+                if worker is None and (worker := await self.lease(pool)) is None:
                     store.mark_pending([task.key])
                     pool.tasks.appendleft(task)
                     return None
@@ -233,7 +302,7 @@ class Fleet:
                     session.complete(task, attempt.result, worker.where)
                     self.stopped = self.stopped or session.stop_cause is not None
                     if attempt.retire:  # a simulator call it gave up on still runs there
-                        ray.kill(worker.actor)
+                        self.release(worker, retire=True)
                         return None
                     return worker
                 if attempt.kind == "budget":
@@ -241,14 +310,16 @@ class Fleet:
                     self.stopped = True
                     return worker
                 ray.kill(worker.actor)
-                if await self.lost(worker, attempt.unreachable):
-                    replay.abandon()
+                self.release(worker, retire=True)
+                gone, worker = worker, None
+                if await self.lost(gone, attempt.unreachable):
+                    replay.abandon(lost_node=gone.where["node"])
                     store.mark_pending([task.key])
                     pool.tasks.appendleft(task)
-                    self.note(f"{task.key}: its node {worker.where['node']} left the cluster; it runs again "
+                    self.note(f"{task.key}: its node {gone.where['node']} left the cluster; it runs again "
                               "from the start elsewhere")
                     return None
-                where, worker, failures = worker.where, None, failures + 1
+                where, failures = gone.where, failures + 1
                 if failures > self.max_retries:
                     session.complete(task, replay.fail(f"{attempt.reason}; gave up after {failures} attempt(s)",
                                                        time.monotonic() - started), where)
@@ -256,6 +327,8 @@ class Fleet:
                 replay.abandon()
                 self.note(f"{task.key}: {attempt.reason}; retrying on a fresh actor ({failures}/{self.max_retries})")
         except BaseException:  # unfinished (cancelled, or the run stops on an error): `--resume` runs it again
+            if worker is not None:
+                self.release(worker)
             if replay is not None:
                 replay.abandon()
             store.mark_pending([task.key])

@@ -15,6 +15,7 @@ from suite.executors.ray_worker import EpisodeEnd, Event
 from suite.loop import EpisodeResult
 from suite.records import Settlement, Task, Trajectory
 from suite.runner import FileSink
+from suite.traces import NODE_LOST
 
 #: What ends an attempt without an episode result: the actor (or its node) died, or its object was lost.
 ACTOR_FAULTS = (RayActorError, ObjectLostError)
@@ -72,8 +73,11 @@ class TraceReplay:
         self.sink.end(result)
         return result
 
-    def abandon(self) -> None:
-        """Close the partial trace of a failed attempt (the retry starts the file afresh)."""
+    def abandon(self, lost_node: str | None = None) -> None:
+        """Close the partial trace of a failed attempt (the retry starts the file afresh); `lost_node`: the attempt
+        was cut off because its node left the cluster, which the trace then says (its spend is paid again)."""
+        if lost_node is not None:
+            self.sink.writer.write({"type": "cut_off", "cause": NODE_LOST, "node": lost_node})
         self.sink.writer.close()
 
 

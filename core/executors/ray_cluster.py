@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import os
@@ -17,10 +18,10 @@ from suite.errors import ConfigError, SuiteError
 from suite.plugins import PluginHost
 from suite.records import Task
 
-#: Actor options that Ray takes by name; every other resource key is a custom resource.
+#: Actor options that Ray takes by name; every other resource key is a custom resource, except EPISODES.
 NAMED_OPTIONS = {"num_cpus": "CPU", "num_gpus": "GPU", "memory": "memory"}
-#: How many calls one worker actor serves at once: the episode stream plus the watchdog's question.
-WORKER_CONCURRENCY = 2
+#: The resource key that is no Ray resource: how many episodes one actor may run at once (default 1).
+EPISODES = "episodes"
 
 
 @contextmanager
@@ -57,18 +58,29 @@ def resources_of(host: PluginHost, cfg: DictConfig, benchmark: str) -> dict[str,
     return {str(k): float(v) for k, v in plain.items()}
 
 
-def actor_options(resources: dict[str, float]) -> dict[str, Any]:
-    """Ray actor options for a simulator needing `resources` (custom keys become Ray custom resources)."""
+def split_episodes(resources: dict[str, float]) -> tuple[dict[str, float], int]:
+    """A benchmark's declared resources without EPISODES, and how many episodes one of its actors may run at once."""
+    episodes = resources.get(EPISODES, 1)
+    if episodes < 1 or episodes != int(episodes):
+        raise ConfigError(f"`{EPISODES}` in the resources {resources} must be a whole number >= 1, not {episodes:g}")
+    return {k: v for k, v in resources.items() if k != EPISODES}, int(episodes)
+
+
+def actor_options(resources: dict[str, float], episodes: int = 1) -> dict[str, Any]:
+    """Ray actor options for a simulator actor needing `resources` (custom keys become Ray custom resources) that
+    runs up to `episodes` episodes at once (each an event stream, plus one call for the watchdog's question)."""
     options: dict[str, Any] = {"num_cpus": 0}
     custom = {}
     for key, amount in resources.items():
+        if key == EPISODES:
+            continue
         if key in NAMED_OPTIONS:
             options[key] = int(amount) if key == "memory" else amount
         else:
             custom[key] = amount
     if custom:
         options["resources"] = custom
-    options["max_concurrency"] = WORKER_CONCURRENCY
+    options["max_concurrency"] = episodes + 1
     options["runtime_env"] = {"env_vars": forwarded_env()}
     return options
 
@@ -91,19 +103,49 @@ def node_resources() -> list[dict[str, float]]:
     return list(live_nodes().values())
 
 
-@dataclass
+@dataclass(eq=False)
+class Worker:
+    """A started worker actor of `pool`, where it runs (`node`, `node_id`, and `gpus` when it holds some), and how
+    many episodes it runs (`load`, at most `room`); a `retired` one takes no new episode."""
+
+    actor: Any
+    where: dict[str, Any]
+    pool: Pool
+    room: int = 1
+    load: int = 0
+    retired: bool = False
+
+
+@dataclass(eq=False)
 class Pool:
-    """Episodes whose simulators need the same resources; how many such actors fit, and how many are bound."""
+    """Episodes whose simulators need the same resources, each actor running up to `per_actor` of them at once;
+    how many such actors fit (`capacity`), how many episode slots are bound to it, its started workers, how many
+    are starting, and how many slots wait for (or start) one (`claimed`)."""
 
     resources: dict[str, float]
+    per_actor: int = 1
     tasks: deque[Task] = field(default_factory=deque)
     capacity: int = 0
     bound: int = 0
+    workers: list[Worker] = field(default_factory=list)
+    starting: int = 0
+    claimed: int = 0
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def options(self) -> dict[str, Any]:
         """The Ray options of this pool's actors."""
-        return actor_options(self.resources)
+        return actor_options(self.resources, self.per_actor)
+
+    @property
+    def slots(self) -> int:
+        """How many of its episodes may run at once on the live nodes."""
+        return self.capacity * self.per_actor
+
+    def wake(self) -> None:
+        """Tell the slots waiting for room in one of its workers that something changed."""
+        self.changed.set()
+        self.changed = asyncio.Event()
 
 
 def plan(host: PluginHost, cfg: DictConfig, tasks: list[Task]) -> list[Pool]:
@@ -113,8 +155,8 @@ def plan(host: PluginHost, cfg: DictConfig, tasks: list[Task]) -> list[Pool]:
     for task in tasks:
         if task.benchmark not in needs:
             needs[task.benchmark] = resources_of(host, cfg, task.benchmark)
-        need = needs[task.benchmark]
-        pools.setdefault(tuple(sorted(need.items())), Pool(need)).tasks.append(task)
+        need, per_actor = split_episodes(needs[task.benchmark])
+        pools.setdefault((tuple(sorted(need.items())), per_actor), Pool(need, per_actor)).tasks.append(task)
     nodes = node_resources()
     for pool in pools.values():
         pool.capacity = capacity(pool.resources, nodes)

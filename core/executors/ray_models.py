@@ -1,4 +1,5 @@
-"""One rate limiter and one cost ledger for a whole Ray run: a small actor, and the proxies each worker uses."""
+"""One rate limiter, one cost ledger and one response cache for a whole Ray run: a small actor on the driver's node,
+and the proxies each worker uses."""
 
 from __future__ import annotations
 
@@ -23,23 +24,29 @@ from suite.models import (
     Totals,
     get_script,
 )
+from suite.models.cache import CachedReply
 
 SCRIPTED = "scripted"
 #: Replies a worker counts before sending them to the shared ledger, when there is no budget.
 LEDGER_BATCH = 64
+#: A response cache as shipped to workers: its SQLite path on the driver's node, run scope, reuse across runs.
+CacheSpec = tuple[Path, str | None, bool]
 
 
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
 class ModelServices:
-    """Holds the run's `RateLimiter` and `CostLedger`; every worker's model client talks to this one actor.
+    """Holds the run's `RateLimiter`, `CostLedger` and response caches; every worker's model client talks to this
+    one actor.
 
     Pinned to the driver's node and restarted by Ray whenever its process dies; the ledger is saved to
     `state_path` (a file on the driver's node) after every change and read back on a restart, so a restart
-    loses no spend; the rate limiter's buckets start full again. Calls in flight at a restart are retried."""
+    loses no spend; the rate limiter's buckets start full again; the caches are SQLite files on the driver's node
+    (the run's `model.cache_path`), opened again. Calls in flight at a restart are retried."""
 
     def __init__(self, limit: Limit, max_cost_usd: float | None, state_path: str | None = None) -> None:
         self.limiter = RateLimiter(default=limit)
         self.ledger = CostLedger(max_cost_usd)
+        self.caches: dict[CacheSpec, ResponseCache] = {}
         self.state_path = Path(state_path) if state_path else None
         if self.state_path is not None and self.state_path.exists():
             self.ledger.restore(pickle.loads(self.state_path.read_bytes()))
@@ -77,6 +84,19 @@ class ModelServices:
     async def totals(self, episode: str | None) -> Totals:
         """The run's totals, or one episode's."""
         return self.ledger.total if episode is None else self.ledger.episode(episode)
+
+    def _cache(self, spec: CacheSpec) -> ResponseCache:
+        if spec not in self.caches:
+            self.caches[spec] = ResponseCache(*spec)
+        return self.caches[spec]
+
+    async def cache_get(self, spec: CacheSpec, key: str) -> CachedReply | None:
+        """The cached reply to a request, from the run's cache `spec`."""
+        return self._cache(spec).get(key)
+
+    async def cache_put(self, spec: CacheSpec, key: str, reply: ModelReply) -> None:
+        """Store a reply in the run's cache `spec`."""
+        self._cache(spec).put(key, reply)
 
 
 class SharedLimiter:
@@ -153,6 +173,27 @@ class SharedLedger:
             ray.get(sent)
 
 
+class SharedCache:
+    """The response cache of a worker's model client, served by the run's `ModelServices` actor from the SQLite file
+    on the driver's node: every node sees every reply, so a retry or `--resume` anywhere reuses them."""
+
+    def __init__(self, services: Any, spec: CacheSpec) -> None:
+        self.services = services
+        self.spec = spec
+        self.path, self.run, self.across_runs = spec
+
+    def get(self, key: str) -> CachedReply | None:
+        """The stored reply for a request hash, or None (one round trip to the driver's node)."""
+        return ray.get(self.services.cache_get.remote(self.spec, key))
+
+    def put(self, key: str, reply: ModelReply) -> None:
+        """Store a reply, without waiting (calls from one worker reach the actor in order)."""
+        self.services.cache_put.remote(self.spec, key, reply)
+
+    def close(self) -> None:
+        """Nothing to close here: the actor holds the file."""
+
+
 def start_services(cfg: DictConfig, state_path: Path, name: str) -> Any:
     """The run's `ModelServices` actor (named `name`), with the configured limits and budget (as `shared_parts`
     reads them), pinned to the driver's node so that losing any other node leaves it alone."""
@@ -197,9 +238,8 @@ def detach(model: Any) -> Any:
 
 
 def attach(model: Any, services: Any, cfg: DictConfig, ledger: SharedLedger) -> Any:
-    """Shipped model(s) bound to the run's shared limiter, to `ledger`, and to this process's response cache."""
+    """Shipped model(s) bound to the run's shared limiter, to `ledger`, and to the run's shared response cache."""
     limiter = SharedLimiter(services, bool(cfg.model.get("rpm") or cfg.model.get("tpm")))
-    caches: dict[tuple[Path, str | None, bool], ResponseCache] = {}
 
     def bind(client: Any) -> Any:
         if isinstance(client, dict):
@@ -207,7 +247,7 @@ def attach(model: Any, services: Any, cfg: DictConfig, ledger: SharedLedger) -> 
         if isinstance(client, ModelClient):
             client.limiter, client.ledger = limiter, ledger
             shipped = client.cache
-            client.cache = None if shipped is None else caches.setdefault(shipped, ResponseCache(*shipped))
+            client.cache = None if shipped is None else SharedCache(services, shipped)  # type: ignore[assignment]
         return client
 
     return bind(model)

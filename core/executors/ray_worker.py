@@ -8,7 +8,7 @@ import pickle
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,32 +56,38 @@ class EpisodeEnd:
 
 
 class SimulatorCalls:
-    """The episode loop's `offload` in a worker: simulator calls in worker threads, each timed while it runs."""
+    """The episode loop's `offload` in a worker: simulator calls in worker threads, each timed while it runs, by
+    episode (an actor may run several at once)."""
 
     def __init__(self) -> None:
-        self._started: dict[int, float] = {}
+        self._started: dict[int, tuple[str, float]] = {}
         self._ids = itertools.count()
         self._lock = threading.Lock()
 
-    async def __call__(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        """Run `fn` in a worker thread, noting when it started and when it returned (even if given up on)."""
-        key = next(self._ids)
+    def offload(self, episode: str) -> Callable[..., Awaitable[Any]]:
+        """The `offload` of one episode: runs `fn` in a worker thread, noting when it started and when it returned
+        (even if given up on)."""
 
-        def timed() -> Any:
-            with self._lock:
-                self._started[key] = time.monotonic()
-            try:
-                return fn(*args, **kwargs)
-            finally:
+        async def call(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+            key = next(self._ids)
+
+            def timed() -> Any:
                 with self._lock:
-                    del self._started[key]
+                    self._started[key] = (episode, time.monotonic())
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    with self._lock:
+                        del self._started[key]
 
-        return await asyncio.to_thread(timed)
+            return await asyncio.to_thread(timed)
 
-    def busy_s(self) -> float | None:
-        """How long the oldest call in flight has been running, or None when none is."""
+        return call
+
+    def busy_s(self, episode: str | None = None) -> float | None:
+        """How long the oldest call in flight (of `episode`, or of any) has been running, or None when none is."""
         with self._lock:
-            oldest = min(self._started.values(), default=None)
+            oldest = min((t for e, t in self._started.values() if episode is None or e == episode), default=None)
         return None if oldest is None else time.monotonic() - oldest
 
 
@@ -131,10 +137,10 @@ async def run_streamed(host: Any, cfg: DictConfig, make_agent: Callable[[str], A
     try:
         agent = make_agent(task.benchmark)
         result = await run_episode(host, task, agent, cfg.get(task.benchmark) or OmegaConf.create({}), sink,
-                                   timeout_s=cfg.run.episode_timeout_s, offload=calls)
+                                   timeout_s=cfg.run.episode_timeout_s, offload=calls.offload(task.key))
         traj = result.trajectory
         sink.put("end", EpisodeEnd(traj.end_reason, traj.error, result.settlement, result.duration_s,
-                                   calls.busy_s() is not None))
+                                   calls.busy_s(task.key) is not None))
     except BudgetExceeded:
         sink.put("budget")
     except BaseException as exc:  # noqa: BLE001 - raised again in the driver, as the local executor would
@@ -145,7 +151,8 @@ async def run_streamed(host: Any, cfg: DictConfig, make_agent: Callable[[str], A
 
 @ray.remote
 class EpisodeWorker:
-    """One simulator slot: its own plugin manager, agent and model client; one episode at a time."""
+    """A simulator process: its own plugin manager, agents and model client; runs as many episodes at once as its
+    pool's `episodes` (each `run` call streams one, on the actor's one event loop)."""
 
     def __init__(self, payload: WorkerPayload) -> None:
         self.error: BaseException | None = None
@@ -174,7 +181,7 @@ class EpisodeWorker:
         return self.error, {**where, "gpus": gpus} if gpus else where
 
     def busy_s(self) -> float | None:
-        """How long the current simulator call has been running (the driver's watchdog asks)."""
+        """How long the oldest simulator call in flight has been running (the driver's watchdog asks)."""
         return self.calls.busy_s()
 
     def run(self, task: Task) -> Iterator[list[bytes]]:

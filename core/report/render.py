@@ -97,6 +97,19 @@ def _outcome_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return columns, rows
 
 
+def _node_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Per row, benchmark and Ray node: its episodes, their outcomes and the GPUs they held (none without Ray)."""
+    columns = ["model", "agent", "benchmark", "node", "episodes", "outcomes", "GPUs"]
+    rows = []
+    for row in summary["rows"]:
+        for bench, group in sorted(row["benchmarks"].items()):
+            for node, seen in sorted(group.get("nodes", {}).items()):
+                outcomes = ", ".join(f"{o} {n}" for o, n in sorted(seen["outcomes"].items()))
+                rows.append([row["model"] or "-", _agent(row), bench, node, str(seen["episodes"]), outcomes,
+                             ", ".join(seen["gpus"]) or "-"])
+    return columns, rows
+
+
 def _comparison_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     columns = ["model", "agent", "benchmark", "metric", "difference [CI]", "pairs", "unpaired"]
     rows = []
@@ -168,6 +181,9 @@ def _grids(summary: dict[str, Any]) -> list[Grid]:
     grids = [Grid(f"Headline metrics (mean [{method}]; n = finished episodes; infra failures excluded)",
                   *_headline_rows(summary), grouped=True),
              Grid("Outcomes (failure taxonomy)", *_outcome_rows(summary), keep=3)]
+    columns, by_node = _node_rows(summary)
+    if by_node:
+        grids.append(Grid("Where episodes ran (Ray nodes)", columns, by_node, keep=4))
     if summary.get("comparisons"):
         base = summary["rows"][0] if summary["rows"] else summary["comparisons"][0]["baseline"]
         title = (f"Paired differences against {base['model'] or '-'} / {_agent(base)} (same episodes on the same "

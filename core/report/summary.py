@@ -17,7 +17,7 @@ from suite.report.rows import Row, data_identity, place, tag_rows
 from suite.report.selection import run_fixes, run_selection
 from suite.report.stats import CI_METHOD, MIN_RELIABLE_N, bootstrap_ci, bootstrap_macro_ci, finite_or_none
 from suite.store import SPEND_KINDS, RunStore, distinct_runs
-from suite.traces import Spend
+from suite.traces import NODE_LOST, Spend
 
 REPORT_FORMAT = "embodied-suite.report/1"
 log = logging.getLogger("suite.report")
@@ -123,7 +123,7 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
             "benchmarks": {b: summarize_benchmark(host, b, benches.get(b, []), unfinished[row.key][b],
                                                   resamples, confidence, seed, spend[row.key][b]) for b in names},
         })
-    notes += _earlier_run_notes(rows)
+    notes += _earlier_run_notes(rows) + _node_loss_notes(rows)
     details = {}
     for bench, records in sorted(all_records.items()):
         spec = host.registry.benchmarks.get(bench) if host else None
@@ -151,6 +151,24 @@ def _earlier_run_notes(rows: list[dict[str, Any]]) -> list[str]:
                 name = f"{row['model'] or '-'} / {row['agent']}" + (f" ({row['label']})" if row.get("label") else "")
                 notes.append(f"REUSED replies: {name} / {bench}: {group['earlier_run_replies']} model replies came "
                              "from the response cache of an earlier run (--cache), not from new requests")
+    return notes
+
+
+def _node_loss_notes(rows: list[dict[str, Any]]) -> list[str]:
+    """A spend line per row and benchmark some of whose attempts a Ray node loss cut off: the model calls in flight
+    then were paid for twice (billed, their replies lost, their cost unknown; the retry made them again)."""
+    notes = []
+    for row in rows:
+        for bench, group in row["benchmarks"].items():
+            lost = group["spend"][NODE_LOST]
+            if lost["attempts"]:
+                name = f"{row['model'] or '-'} / {row['agent']}" + (f" ({row['label']})" if row.get("label") else "")
+                notes.append(f"PAID TWICE after a node loss: {name} / {bench}: up to {lost['attempts']} model call(s) "
+                             f"in flight when {lost['attempts']} attempt(s) were cut off by their Ray node leaving "
+                             f"(billed, replies lost, cost unknown); the {lost['steps']} call(s) those attempts had "
+                             f"finished ({lost['prompt_tokens'] + lost['completion_tokens']:,} tokens, "
+                             f"${lost['cost_usd']:.4f}) are in the cost once, their replies reused by the retries "
+                             "from the run's response cache")
     return notes
 
 

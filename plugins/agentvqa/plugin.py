@@ -68,7 +68,7 @@ def register(registry: Registry) -> None:
                   Metric("unevaluated", "unevaluated", higher_is_better=False)],
         detail_tables=detail_tables,
         reference=Path(__file__).parent / "reference.json",
-        resources={"num_cpus": 0.25},
+        resources={"num_cpus": 1, "episodes": 64},  # on Ray: one question per episode, all waiting on the model
         strata=stratum,
         audit_by=lambda task: task.data["question"].dataset,
         chance=CHANCE,

@@ -55,11 +55,18 @@ def thor_requirements(benchmark: str) -> Callable[[Any], list[Requirement]]:
     return requires
 
 
+#: How many episodes of the embedded household simulator one Ray actor runs at once: a step takes well under a
+#: millisecond (a frame 5-15 ms) and a scene takes a few MB, so its episodes mostly wait on the model.
+HOUSEHOLD_EPISODES_PER_ACTOR = 8
+
+
 def simulator_resources(config: Any) -> dict[str, float]:
-    """What one simulator of a benchmark section needs on Ray: a CPU for the embedded household simulator, and a
-    GPU as well for each AI2-THOR (Unity) instance with `env.backend=ai2thor` (`ray.resources` may share one)."""
+    """What one simulator actor of a benchmark section needs on Ray: a CPU for the embedded household simulator,
+    running HOUSEHOLD_EPISODES_PER_ACTOR episodes at once; with `env.backend=ai2thor` a CPU and a GPU for each
+    AI2-THOR (Unity) instance, one episode at a time (`ray.resources` may share a GPU)."""
     backend = str((config.get("env") or {}).get("backend") or "household")
-    return {"num_cpus": 1, "num_gpus": 1} if backend == "ai2thor" else {"num_cpus": 1}
+    return {"num_cpus": 1, "num_gpus": 1} if backend == "ai2thor" else \
+        {"num_cpus": 1, "episodes": HOUSEHOLD_EPISODES_PER_ACTOR}
 
 
 def make_controller(backend: str, scene: Any, **settings: Any) -> Any:

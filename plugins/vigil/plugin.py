@@ -9,7 +9,7 @@ from suite.errors import ConfigError
 from suite.hookspecs import hookimpl
 from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
 from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
-from suite_household.thor_backend import thor_requirements
+from suite_household.thor_backend import simulator_resources, thor_requirements
 from suite_vigil import analysis, baselines, prompting, scoring, valid_replies
 from suite_vigil.env import VigilEnv
 from suite_vigil.episodes import PACK_MANIFEST, check_episode_house, indexed_episodes, is_data_dir
@@ -28,12 +28,6 @@ def oracle_agent(ctx: Any) -> Any:
     from suite_vigil.oracle import OracleAgent
 
     return OracleAgent(ctx)
-
-
-def simulator_resources(config: Any) -> dict[str, float]:
-    """One CPU per embedded simulator; AI2-THOR renders on a GPU, so one GPU per simulator with that backend."""
-    backend = str((config.get("env") or {}).get("backend") or "household")
-    return {"num_cpus": 1, "num_gpus": 1} if backend == "ai2thor" else {"num_cpus": 1}
 
 
 def run_metadata(config: Any) -> dict[str, Any]:

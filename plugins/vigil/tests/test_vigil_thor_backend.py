@@ -35,6 +35,6 @@ def test_ray_gives_each_ai2thor_simulator_a_gpu() -> None:
 
     host = build_host()
     cfg = configmod.defaults(sorted(host.registry.benchmarks))
-    assert resources_of(host, cfg, "vigil") == {"num_cpus": 1.0}
+    assert resources_of(host, cfg, "vigil") == {"num_cpus": 1.0, "episodes": 8.0}
     OmegaConf.update(cfg, "vigil.env.backend", "ai2thor")
     assert resources_of(host, cfg, "vigil") == {"num_cpus": 1.0, "num_gpus": 1.0}
