@@ -73,9 +73,8 @@ def score(spec: BenchmarkSpec, metric_name: str, records: list[dict[str, Any]]) 
 
 
 def wilson(percent: float | None, n: int, z: float = Z95) -> tuple[float, float] | None:
-    """The 95 % Wilson score interval (percent points) of a mean of `n` scores in [0, 1] that came out `percent`:
-    exact in coverage for 0/1 outcomes, conservative for fractions (their variance is at most p(1-p)); None without
-    scores. A sample with no success still bounds the rate from above (0 of 40: below 8.8 %)."""
+    """The 95 % Wilson score interval (percent points) of a rate of 0/1 outcomes that came out `percent` over `n`
+    episodes; None without any. A sample with no success still bounds the rate from above (0 of 50: below 7.2 %)."""
     if percent is None or n <= 0:
         return None
     p = min(1.0, max(0.0, percent / 100))
@@ -84,11 +83,26 @@ def wilson(percent: float | None, n: int, z: float = Z95) -> tuple[float, float]
     return round(100 * max(0.0, centre - half), 2), round(100 * min(1.0, centre + half), 2)
 
 
+def interval(spec: BenchmarkSpec, metric_name: str, records: list[dict[str, Any]]) -> tuple[float, float] | None:
+    """The 95 % interval of a percent metric's score over `records`: Wilson's for 0/1 outcomes, else the normal
+    one of the per-episode mean (fractions such as a checklist's share of goals met); None for other metrics."""
+    metric = next(m for m in spec.headline if m.name == metric_name)
+    value, n = score(spec, metric_name, records)
+    if not metric.percent or value is None:
+        return None
+    values = [v for v in (metric_value(r, metric_name) for r in records) if v is not None]
+    if all(v in (0, 1) for v in values):
+        return wilson(value, n)
+    mean = sum(values) / len(values)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / max(1, len(values) - 1))
+    half = 100 * Z95 * sd / math.sqrt(len(values))
+    return round(max(0.0, value - half), 2), round(min(100.0, value + half), 2)
+
+
 def _rows(spec: BenchmarkSpec, baseline: ShortcutBaseline, metric: str, run: AuditRun,
           oracle: AuditRun | None) -> list[dict[str, Any]]:
     """Per audit key (the whole sample first, then each stratum) the score, its 95 % interval (percent metrics),
     chance, ceiling and oracle."""
-    percent = next(m for m in spec.headline if m.name == metric).percent
     by_key: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for rec in run.records:
         by_key[run.keys.get(rec["episode_id"], OVERALL)].append(rec)
@@ -105,9 +119,9 @@ def _rows(spec: BenchmarkSpec, baseline: ShortcutBaseline, metric: str, run: Aud
                           if r["episode_id"] in run.keys] if oracle else []
         infra = sum(r["outcome"] in INFRA_OUTCOMES for r in records)
         passed = None if ceiling is None or value is None else value <= ceiling + TOLERANCE
-        interval = wilson(value, n) if percent else None
+        ci = interval(spec, metric, records)
         rows.append({"key": key, "episodes": len(records), "n": n, "infra_failures": infra, "score": value,
-                     "ci95": list(interval) if interval else None, "chance": chance, "ceiling": ceiling,
+                     "ci95": list(ci) if ci else None, "chance": chance, "ceiling": ceiling,
                      "oracle": score(spec, metric, oracle_records)[0], "passed": False if infra else passed})
     return rows
 
