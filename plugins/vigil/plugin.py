@@ -132,8 +132,7 @@ def settings(config: Any) -> dict[str, Any]:
 def load_tasks(benchmark: str, config: Any) -> list[Task]:
     """Every episode of the pack (sorted by id), filtered by family, with the run's prompt settings."""
     s = settings(config)
-    prompt = {k: s[k] for k in ("variant", "normalized", "feedback", "step_count", "invalid_reason", "prompt_dir",
-                                "images")}
+    prompt = {k: s[k] for k in ("variant", "normalized", "feedback", "step_count", "invalid_reason", "prompt_dir")}
     tasks = []
     for index, ep in indexed_episodes(Path(config.data_dir)):
         if ep["family"] not in s["families"]:
@@ -159,7 +158,7 @@ def make_env(benchmark: str, task: Task, config: Any) -> VigilEnv:
     """The episode's house on the configured backend, at its start pose with its preset states (rendering no frame
     with `vigil.images=false`: clicks then resolve on a lazily rendered instance buffer)."""
     prompt = task.data["prompt"]
-    images = prompt.get("images", True)
+    images = bool(config.get("images", True)) if config is not None else True
     sim = make_sim(task.data["episode"], task.data["backend"], task.data["data_dir"], render=images)
     env = VigilEnv(task, sim, feedback=prompt["feedback"], normalized=prompt["normalized"])
     if not images:
