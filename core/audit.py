@@ -368,6 +368,22 @@ def table_rows(figures: list[dict[str, Any]]) -> list[list[str]]:
     return rows
 
 
+TABLE_HEADER = ["benchmark", "baseline", "category", "n", "score", "95% CI", "chance", "ceiling", "oracle", "verdict"]
+
+
+def markdown(figures: list[dict[str, Any]]) -> str:
+    """The audit as Markdown: per benchmark the sample in words, then its table (a plugin README's "Shortcut
+    audit" section is this text)."""
+    out = []
+    for bench in figures:
+        rows = table_rows([bench])
+        out += [f"{sample_line(bench)}; oracle {_cell(bench['oracle'])}.", "",
+                "| " + " | ".join(TABLE_HEADER[1:]) + " |", "|" + "---|" * (len(TABLE_HEADER) - 1)]
+        out += ["| " + " | ".join(row[1:]) + " |" for row in rows]
+        out.append("")
+    return "\n".join(out)
+
+
 def run_audit(args: argparse.Namespace) -> int:
     """`suite audit`: every declared baseline of the selected benchmarks; exit 1 when one exceeds its ceiling."""
     from suite import commands
@@ -404,16 +420,20 @@ def run_audit(args: argparse.Namespace) -> int:
     passed = all(r["passed"] for r in results)
     if args.format == "json":
         print_json({"format": AUDIT_FORMAT, "passed": passed, "benchmarks": results})
+    elif args.format == "markdown":
+        console.print(markdown(results), highlight=False, markup=False, soft_wrap=True)
     else:
         for bench in results:
             console.print(sample_line(bench), highlight=False)
-        print_table("Shortcut audit (headline score, percent points; 95 % Wilson interval)",
-                    ["benchmark", "baseline", "category", "n", "score", "95% CI", "chance", "ceiling", "oracle",
-                     "verdict"], table_rows(results))
+        print_table("Shortcut audit (headline score, percent points, with its 95 % interval)", TABLE_HEADER,
+                    table_rows(results))
         failed = [f"{r['benchmark']}/{b['name']}" for r in results for b in r["baselines"] if not b["passed"]]
         line = f"audit failed: {', '.join(failed)} above ceiling" if failed else "audit passed: no baseline above " \
                                                                                  "its ceiling"
         console.print(line, highlight=False)
+    if args.format != "table":
+        err_console.print("audit passed" if passed else "audit failed: a baseline is above its ceiling",
+                          highlight=False)
     if args.out:
         err_console.print(f"baseline runs kept under {args.out}", highlight=False)
     return 0 if passed else 1

@@ -203,3 +203,12 @@ def test_every_baseline_runs_the_shared_sample_of_its_categories(tmp_path: Path)
     tasks, _ = runner.plan_tasks(host, centre, ["vigil"])
     assert sorted(t.id for t in tasks) == sorted(pg) and centre.vigil.images is False
     assert OmegaConf.create(jobs["oracle"].cfg).vigil.images is True
+
+
+def test_markdown_gives_a_readme_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["audit", "--plugins", "template", "--limit", "4", "--jobs", "1", "--format", "markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ("counter: a seeded stratified sample of 4 of 12 tasks (seed 0; --full runs every task); "
+                        "oracle 100.0.")
+    assert lines[2] == "| baseline | category | n | score | 95% CI | chance | ceiling | oracle | verdict |"
+    assert "| stop-at-once | all | 4 | 0.0 | 0.0-49.0 | 0.0 | 5.0 | 100.0 | ok |" in lines
