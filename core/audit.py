@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import multiprocessing
+import os
 import tempfile
 import time
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +33,8 @@ AUDIT_FORMAT = "embodied-suite.audit/1"
 ORACLE = "oracle"
 #: A score this close above its ceiling still passes (float noise of means of 0/1 values).
 TOLERANCE = 1e-9
+#: the normal quantile of a two-sided 95 % interval
+Z95 = 1.959964
 
 
 @dataclass
@@ -37,6 +43,17 @@ class AuditRun:
 
     records: list[dict[str, Any]]
     keys: dict[str, str]  # episode id -> audit row key
+    seconds: float = 0.0
+
+
+@dataclass
+class Job:
+    """One run of the audit: the oracle or a baseline of a benchmark, its config and its scratch folder."""
+
+    bench: str
+    baseline: ShortcutBaseline | None  # None: the oracle
+    cfg: dict[str, Any]  # the run config as a plain container (it crosses to worker processes)
+    folder: Path
 
 
 def score(spec: BenchmarkSpec, metric_name: str, records: list[dict[str, Any]]) -> tuple[float | None, int]:
@@ -55,9 +72,37 @@ def score(spec: BenchmarkSpec, metric_name: str, records: list[dict[str, Any]]) 
     return mean * (100 if metric.percent else 1), n
 
 
+def wilson(percent: float | None, n: int, z: float = Z95) -> tuple[float, float] | None:
+    """The 95 % Wilson score interval (percent points) of a rate of 0/1 outcomes that came out `percent` over `n`
+    episodes; None without any. A sample with no success still bounds the rate from above (0 of 50: below 7.2 %)."""
+    if percent is None or n <= 0:
+        return None
+    p = min(1.0, max(0.0, percent / 100))
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return round(100 * max(0.0, centre - half), 2), round(100 * min(1.0, centre + half), 2)
+
+
+def interval(spec: BenchmarkSpec, metric_name: str, records: list[dict[str, Any]]) -> tuple[float, float] | None:
+    """The 95 % interval of a percent metric's score over `records`: Wilson's for 0/1 outcomes, else the normal
+    one of the per-episode mean (fractions such as a checklist's share of goals met); None for other metrics."""
+    metric = next(m for m in spec.headline if m.name == metric_name)
+    value, n = score(spec, metric_name, records)
+    if not metric.percent or value is None:
+        return None
+    values = [v for v in (metric_value(r, metric_name) for r in records) if v is not None]
+    if all(v in (0, 1) for v in values):
+        return wilson(value, n)
+    mean = sum(values) / len(values)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / max(1, len(values) - 1))
+    half = 100 * Z95 * sd / math.sqrt(len(values))
+    return round(max(0.0, value - half), 2), round(min(100.0, value + half), 2)
+
+
 def _rows(spec: BenchmarkSpec, baseline: ShortcutBaseline, metric: str, run: AuditRun,
           oracle: AuditRun | None) -> list[dict[str, Any]]:
-    """Per audit key (the whole sample first, then each stratum) the score beside chance, ceiling and oracle."""
+    """Per audit key (the whole sample first, then each stratum) the score, its 95 % interval (percent metrics),
+    chance, ceiling and oracle."""
     by_key: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for rec in run.records:
         by_key[run.keys.get(rec["episode_id"], OVERALL)].append(rec)
@@ -70,28 +115,49 @@ def _rows(spec: BenchmarkSpec, baseline: ShortcutBaseline, metric: str, run: Aud
         records = run.records if key == OVERALL else by_key[key]
         value, n = score(spec, metric, records)
         ceiling, chance = baseline.ceiling_for(key), baseline.chance_for(key)
-        oracle_records = (oracle.records if key == OVERALL else oracle_by_key[key]) if oracle else []
+        oracle_records = [r for r in (oracle.records if key == OVERALL else oracle_by_key[key])
+                          if r["episode_id"] in run.keys] if oracle else []
         infra = sum(r["outcome"] in INFRA_OUTCOMES for r in records)
         passed = None if ceiling is None or value is None else value <= ceiling + TOLERANCE
+        ci = interval(spec, metric, records)
         rows.append({"key": key, "episodes": len(records), "n": n, "infra_failures": infra, "score": value,
-                     "chance": chance, "ceiling": ceiling, "oracle": score(spec, metric, oracle_records)[0],
-                     "passed": False if infra else passed})
+                     "ci95": list(ci) if ci else None, "chance": chance, "ceiling": ceiling,
+                     "oracle": score(spec, metric, oracle_records)[0], "passed": False if infra else passed})
     return rows
 
 
 def _run(host: PluginHost, cfg: DictConfig, bench: str, folder: Path) -> AuditRun:
-    """One run of the core runner over the sample (progress on stderr), its records keyed by audit row."""
-    from suite.commands import execute_session, start_session
+    """One run of the core runner over the sample (no progress display), its records keyed by audit row."""
+    from suite.cli import run_async
+    from suite.commands import start_session
 
+    started = time.monotonic()
     session, tasks = start_session(host, cfg, str(folder))
-    status = execute_session(session, tasks)
-    records = session.store.records()
-    session.store.close()
+    try:
+        status = run_async(runner.execute(session, tasks))
+        records = session.store.records()
+    finally:
+        session.store.close()
     if status == "interrupted":
         raise KeyboardInterrupt
     spec = host.benchmark(bench)
     keys = {t.key: audit_key(spec, t) for t in tasks}
-    return AuditRun([r for r in records if r["benchmark"] == bench], keys)
+    return AuditRun([r for r in records if r["benchmark"] == bench], keys, round(time.monotonic() - started, 1))
+
+
+#: the plugin host of an audit worker process (built once per process by `_start_worker`)
+_WORKER_HOST: list[PluginHost] = []
+
+
+def _start_worker() -> None:
+    from suite.plugins import build_host
+
+    _WORKER_HOST.append(build_host())
+
+
+def _run_job(job: Job) -> AuditRun:
+    """A job in a worker process (its own plugin host: a plugin manager is never pickled)."""
+    return _run(_WORKER_HOST[0], OmegaConf.create(job.cfg), job.bench, job.folder)
 
 
 def _with_oracle(host: PluginHost, bench: str) -> bool:
@@ -102,10 +168,41 @@ def _with_oracle(host: PluginHost, bench: str) -> bool:
     return True
 
 
-def audit_benchmark(host: PluginHost, cfg: DictConfig, bench: str, scratch: Path,
-                    names: list[str] | None = None) -> dict[str, Any]:
-    """Run the oracle and every baseline of `bench` (those in `names`, else all) on the sample `cfg.run` selects
-    and return the figures: per baseline its rows (whole sample, then strata) and whether it passed."""
+def _sample_ids(host: PluginHost, cfg: DictConfig, bench: str) -> list[str] | None:
+    """The ids of the seeded (stratified) sample `cfg.run.limit` selects, the same for every baseline (None: every
+    task): a baseline restricted to some categories then runs the sample's tasks of those categories."""
+    if cfg.run.limit is None:
+        return None
+    tasks, _ = runner.plan_tasks(host, cfg, [bench])
+    return [t.id for t in tasks]
+
+
+def _runs_any(host: PluginHost, cfg: DictConfig, bench: str, ids: list[str] | None) -> bool:
+    """Whether a run config keeps any task of the sample (a category baseline may have none in a small one)."""
+    if ids is None:
+        return True
+    loaded = host.call("load_tasks", bench, config=cfg.get(bench) or OmegaConf.create({}))
+    return bool({t.id for t in loaded} & set(ids))
+
+
+@dataclass
+class Plan:
+    """What the audit of one benchmark runs: its sample and one job per baseline (and the oracle)."""
+
+    bench: str
+    baselines: list[ShortcutBaseline]
+    ids: list[str] | None
+    available: int
+    limit: int | None
+    seed: int
+    jobs: list[Job]
+    data_dir: str | None
+
+
+def plan_benchmark(host: PluginHost, cfg: DictConfig, bench: str, scratch: Path,
+                   names: list[str] | None = None) -> Plan:
+    """The sample (`cfg.run.limit` tasks, stratified, seeded; every task without a limit) and the jobs: the
+    oracle's where the benchmark has one, then every baseline's (those in `names`, else all) that keeps a task."""
     spec = host.benchmark(bench)
     baselines = baselines_of(spec)
     if names is not None:
@@ -115,27 +212,90 @@ def audit_benchmark(host: PluginHost, cfg: DictConfig, bench: str, scratch: Path
         raise ConfigError(f"{bench}: {problems[0]}")
     base = OmegaConf.create(OmegaConf.to_container(cfg))
     OmegaConf.update(base, "run.plugins", [bench])
-    started = time.monotonic()
-    oracle = None
+    available = len(host.call("load_tasks", bench, config=base.get(bench) or OmegaConf.create({})))
+    limit = base.run.limit
+    ids = _sample_ids(host, base, bench)
+    if ids is not None:
+        OmegaConf.update(base, "run.tasks", ids)
+        OmegaConf.update(base, "run.limit", None)
+    runs: list[Job] = []
     if _with_oracle(host, bench):
-        oracle = _run(host, baseline_config(base, ShortcutBaseline(ORACLE, "the oracle", agent=ORACLE)), bench,
-                      scratch / bench / ORACLE)
-    figures = []
-    episodes = len(oracle.keys) if oracle else 0
+        oracle = ShortcutBaseline(ORACLE, "the oracle", agent=ORACLE)
+        runs.append(Job(bench, None, _container(baseline_config(base, oracle)), scratch / bench / ORACLE))
+    kept = []
     for baseline in baselines:
+        run_cfg = baseline_config(base, baseline, spec)
+        if _runs_any(host, run_cfg, bench, ids):
+            kept.append(baseline)
+            runs.append(Job(bench, baseline, _container(run_cfg), scratch / bench / baseline.name))
+    data = base.get(bench, {}).get("data_dir") if base.get(bench) is not None else None
+    return Plan(bench, kept, ids, available, None if limit is None else int(limit), int(base.run.seed), runs,
+                str(data) if data else None)
+
+
+def _container(cfg: DictConfig) -> dict[str, Any]:
+    out = OmegaConf.to_container(cfg)
+    assert isinstance(out, dict)
+    return out
+
+
+def execute_jobs(host: PluginHost, jobs: list[Job], workers: int = 1) -> list[AuditRun]:
+    """Run the jobs, in this process (`workers` 1) or in that many worker processes at once, in job order."""
+    if workers <= 1 or len(jobs) <= 1:
+        results = []
+        for job in jobs:
+            results.append(_run(host, OmegaConf.create(job.cfg), job.bench, job.folder))
+            _done(job, results[-1])
+        return results
+    context = multiprocessing.get_context("spawn")  # never fork a process that may hold threads and locks
+    with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context, initializer=_start_worker) as pool:
+        futures = {pool.submit(_run_job, job): job for job in jobs}
+        try:
+            for future in as_completed(futures):
+                _done(futures[future], future.result())
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+        return [f.result() for f in futures]
+
+
+def _done(job: Job, run: AuditRun) -> None:
+    from suite.cli import err_console
+
+    name = job.baseline.name if job.baseline else ORACLE
+    err_console.print(f"{job.bench}/{name}: {len(run.records)} episodes in {run.seconds:.1f} s", highlight=False)
+
+
+def figures_of(host: PluginHost, plan: Plan, runs: list[AuditRun]) -> dict[str, Any]:
+    """The audit figures of one benchmark from its jobs' runs: per baseline its rows and whether it passed."""
+    spec = host.benchmark(plan.bench)
+    oracle = next((r for j, r in zip(plan.jobs, runs, strict=True) if j.baseline is None), None)
+    figures = []
+    for job, run in zip(plan.jobs, runs, strict=True):
+        baseline = job.baseline
+        if baseline is None:
+            continue
         metric = metric_of(spec, baseline)
-        run = _run(host, baseline_config(base, baseline), bench, scratch / bench / baseline.name)
         rows = _rows(spec, baseline, metric, run, oracle)
-        episodes = episodes or len(run.keys)
         figures.append({"name": baseline.name, "description": baseline.description, "metric": metric,
                         "agent": baseline.agent, "model": baseline.model, "config": dict(baseline.config),
+                        "blind": baseline.blind, "seconds": run.seconds,
                         "passed": all(r["passed"] is not False for r in rows), "rows": rows})
-    data = base.get(bench, {}).get("data_dir") if base.get(bench) is not None else None
-    return {"benchmark": bench, "data_dir": str(data) if data else None,
-            "sample": {"limit": base.run.limit, "seed": int(base.run.seed), "episodes": episodes},
+    episodes = len(plan.ids) if plan.ids is not None else plan.available
+    return {"benchmark": plan.bench, "data_dir": plan.data_dir,
+            "sample": {"limit": plan.limit, "seed": plan.seed, "episodes": episodes, "available": plan.available},
             "oracle": score(spec, spec.headline[0].name, oracle.records)[0] if oracle else None,
             "baselines": figures, "passed": all(f["passed"] for f in figures),
-            "seconds": round(time.monotonic() - started, 1)}
+            "seconds": round(sum(r.seconds for r in runs), 1)}
+
+
+def audit_benchmark(host: PluginHost, cfg: DictConfig, bench: str, scratch: Path,
+                    names: list[str] | None = None, workers: int = 1) -> dict[str, Any]:
+    """Run the oracle and every baseline of `bench` (those in `names`, else all) on the sample `cfg.run` selects
+    and return the figures: per baseline its rows (whole sample, then strata) and whether it passed."""
+    plan = plan_benchmark(host, cfg, bench, scratch, names)
+    return figures_of(host, plan, execute_jobs(host, plan.jobs, workers))
 
 
 def write_pack_audit(manifest: Path, figures: dict[str, Any]) -> None:
@@ -146,7 +306,8 @@ def write_pack_audit(manifest: Path, figures: dict[str, Any]) -> None:
         "format": AUDIT_FORMAT, "sample": figures["sample"], "oracle": _round(figures["oracle"]),
         "passed": figures["passed"],
         "baselines": {f["name"]: {"metric": f["metric"], "passed": f["passed"], "rows": {
-            r["key"]: {"n": r["n"], "score": _round(r["score"]), "chance": r["chance"], "ceiling": r["ceiling"]}
+            r["key"]: {"n": r["n"], "score": _round(r["score"]), "ci95": r.get("ci95"), "chance": r["chance"],
+                       "ceiling": r["ceiling"]}
             for r in f["rows"]}} for f in figures["baselines"]},
     }
     manifest.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -166,12 +327,30 @@ def pack_audit(host: PluginHost, cfg: DictConfig, bench: str, data_dir: Path,
     return figures
 
 
+def default_jobs() -> int:
+    """The worker processes an audit uses by default: one per available core, at most 4."""
+    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
 
 def _cell(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
+
+
+def _interval(ci: list[float] | None) -> str:
+    return "-" if not ci else f"{ci[0]:.1f}-{ci[1]:.1f}"
+
+
+def sample_line(bench: dict[str, Any]) -> str:
+    """What the sample of a benchmark's audit is, in words (a reader sees what a sample can claim)."""
+    sample = bench["sample"]
+    if sample["episodes"] >= sample["available"]:
+        return f"{bench['benchmark']}: every task ({sample['episodes']})"
+    return (f"{bench['benchmark']}: a seeded stratified sample of {sample['episodes']} of {sample['available']} tasks "
+            f"(seed {sample['seed']}; --full runs every task)")
 
 
 def table_rows(figures: list[dict[str, Any]]) -> list[list[str]]:
@@ -184,9 +363,25 @@ def table_rows(figures: list[dict[str, Any]]) -> list[list[str]]:
                 if row["infra_failures"]:
                     verdict += f" ({row['infra_failures']} infra)"
                 rows.append([bench["benchmark"], baseline["name"], "all" if row["key"] == OVERALL else row["key"],
-                             str(row["n"]), _cell(row["score"]), _cell(row["chance"]), _cell(row["ceiling"]),
-                             _cell(row["oracle"]), verdict])
+                             str(row["n"]), _cell(row["score"]), _interval(row.get("ci95")), _cell(row["chance"]),
+                             _cell(row["ceiling"]), _cell(row["oracle"]), verdict])
     return rows
+
+
+TABLE_HEADER = ["benchmark", "baseline", "category", "n", "score", "95% CI", "chance", "ceiling", "oracle", "verdict"]
+
+
+def markdown(figures: list[dict[str, Any]]) -> str:
+    """The audit as Markdown: per benchmark the sample in words, then its table (a plugin README's "Shortcut
+    audit" section is this text)."""
+    out = []
+    for bench in figures:
+        rows = table_rows([bench])
+        out += [f"{sample_line(bench)}; oracle {_cell(bench['oracle'])}.", "",
+                "| " + " | ".join(TABLE_HEADER[1:]) + " |", "|" + "---|" * (len(TABLE_HEADER) - 1)]
+        out += ["| " + " | ".join(row[1:]) + " |" for row in rows]
+        out.append("")
+    return "\n".join(out)
 
 
 def run_audit(args: argparse.Namespace) -> int:
@@ -210,24 +405,35 @@ def run_audit(args: argparse.Namespace) -> int:
         known = {b.name for b in baselines_of(host.benchmark(bench))}
         if names and not set(names) & known:
             raise ConfigError(f"{bench} declares none of the baselines {', '.join(names)}; it has {', '.join(known)}")
-    results = []
+    if args.jobs is not None and args.jobs < 1:
+        raise ConfigError(f"--jobs must be a positive number of processes, not {args.jobs}")
+    workers = args.jobs or default_jobs()
     with tempfile.TemporaryDirectory(prefix="suite-audit-") as tmp:
         scratch = Path(args.out) if args.out else Path(tmp)
+        plans = []
         for bench in benchmarks:
             limit = args.limit if args.limit is not None or args.full else host.benchmark(bench).audit_limit
             OmegaConf.update(cfg, "run.limit", limit)
-            results.append(audit_benchmark(host, cfg, bench, scratch, names))
+            plans.append(plan_benchmark(host, cfg, bench, scratch, names))
+        runs = iter(execute_jobs(host, [job for plan in plans for job in plan.jobs], workers))
+        results = [figures_of(host, plan, [next(runs) for _ in plan.jobs]) for plan in plans]
     passed = all(r["passed"] for r in results)
     if args.format == "json":
         print_json({"format": AUDIT_FORMAT, "passed": passed, "benchmarks": results})
+    elif args.format == "markdown":
+        console.print(markdown(results), highlight=False, markup=False, soft_wrap=True)
     else:
-        print_table("Shortcut audit (headline score, percent points)",
-                    ["benchmark", "baseline", "category", "n", "score", "chance", "ceiling", "oracle", "verdict"],
+        for bench in results:
+            console.print(sample_line(bench), highlight=False)
+        print_table("Shortcut audit (headline score, percent points, with its 95 % interval)", TABLE_HEADER,
                     table_rows(results))
         failed = [f"{r['benchmark']}/{b['name']}" for r in results for b in r["baselines"] if not b["passed"]]
         line = f"audit failed: {', '.join(failed)} above ceiling" if failed else "audit passed: no baseline above " \
                                                                                  "its ceiling"
         console.print(line, highlight=False)
+    if args.format != "table":
+        err_console.print("audit passed" if passed else "audit failed: a baseline is above its ceiling",
+                          highlight=False)
     if args.out:
         err_console.print(f"baseline runs kept under {args.out}", highlight=False)
     return 0 if passed else 1

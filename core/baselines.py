@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from omegaconf import DictConfig, OmegaConf
 from suite import config as configmod
@@ -34,16 +34,17 @@ def _plus_margin(chance: float | Mapping[str, float] | None) -> float | dict[str
 
 def generic_baselines(spec: BenchmarkSpec) -> list[ShortcutBaseline]:
     """The baselines every benchmark gets from what it declares: `stop-at-once` (with `stop_reply`) and `random`
-    (with `valid_reply`), both with the benchmark's `chance` and a ceiling of chance + 5 points."""
+    (with `valid_reply`), both with the benchmark's `chance` and a ceiling of chance + 5 points; neither reads a
+    frame (`blind`)."""
     generic = []
     if spec.stop_reply is not None:
         generic.append(ShortcutBaseline(
             STOP_AT_ONCE, "does nothing and ends at once: stops, reports done or answers without reading the task",
-            agent=STOP_AT_ONCE, ceiling=_plus_margin(spec.chance), chance=spec.chance))
+            agent=STOP_AT_ONCE, ceiling=_plus_margin(spec.chance), chance=spec.chance, blind=True))
     if spec.valid_reply is not None:
         generic.append(ShortcutBaseline(
             RANDOM, "a random valid reply at every step (scripted/random): never reads the observation",
-            model="scripted/random", ceiling=_plus_margin(spec.chance), chance=spec.chance))
+            model="scripted/random", ceiling=_plus_margin(spec.chance), chance=spec.chance, blind=True))
     return generic
 
 
@@ -86,6 +87,9 @@ def check_baseline(spec: BenchmarkSpec, baseline: ShortcutBaseline) -> list[str]
     for key in baseline.config:
         if not isinstance(key, str) or "." not in key:
             problems.append(f"baseline {baseline.name!r}: config key {key!r} is not a dotted setting (bench.key)")
+    for key in spec.blind_config:
+        if not isinstance(key, str) or "." not in key:
+            problems.append(f"blind_config key {key!r} is not a dotted setting (bench.key)")
     return problems
 
 
@@ -120,13 +124,21 @@ class StopAtOnceAgent(Agent):
         return AgentTurn(action=self.host.call("parse_action", self.benchmark, task=task, reply=text), reply=text)
 
 
-def baseline_config(cfg: DictConfig, baseline: ShortcutBaseline) -> DictConfig:
-    """A copy of the run config with the baseline's agent, model and setting overrides (no response cache)."""
+def baseline_settings(spec: BenchmarkSpec | None, baseline: ShortcutBaseline) -> dict[str, Any]:
+    """The setting overrides a baseline runs under: the benchmark's `blind_config` for a `blind` one, then its own."""
+    blind = dict(spec.blind_config) if spec is not None and baseline.blind else {}
+    return {**blind, **baseline.config}
+
+
+def baseline_config(cfg: DictConfig, baseline: ShortcutBaseline, spec: BenchmarkSpec | None = None) -> DictConfig:
+    """A copy of the run config with the baseline's agent, model and setting overrides (`baseline_settings`; the
+    benchmark's `blind_config` applies when `spec` is given), and no response cache."""
     out = OmegaConf.create(OmegaConf.to_container(cfg))
     OmegaConf.update(out, "run.agent", baseline.agent)
     OmegaConf.update(out, "run.model", baseline.model)
     OmegaConf.update(out, "model.cache", False)  # baselines are free and re-run every audit: keep them out of it
-    configmod.apply_overrides(out, [f"{key}={json.dumps(value)}" for key, value in baseline.config.items()])
+    configmod.apply_overrides(out, [f"{key}={json.dumps(value)}"
+                                    for key, value in baseline_settings(spec, baseline).items()])
     return out
 
 
@@ -134,7 +146,7 @@ def baseline_episode(host: PluginHost, task: Task, baseline: ShortcutBaseline, c
     """Run one episode of `task` with `baseline` in this process and return it (no run folder, no trace): what a
     pack generator calls to test a candidate episode. `cfg` is a run config (`suite.config.defaults`) whose
     benchmark section points at the candidate's data. Call it outside a running event loop."""
-    run_cfg = baseline_config(cfg, baseline)
+    run_cfg = baseline_config(cfg, baseline, host.benchmark(task.benchmark))
     spec = host.registry.agent(baseline.agent, task.benchmark)
     model = None
     if spec.uses_model:

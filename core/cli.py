@@ -159,7 +159,10 @@ def _parser() -> argparse.ArgumentParser:
     aud.add_argument("--full", action="store_true", help="every task, also where a benchmark samples by default")
     aud.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
     aud.add_argument("--baselines", help="comma-separated baseline names (default: every declared one)")
-    aud.add_argument("--format", choices=["table", "json"], default="table", help="table (default) or json")
+    aud.add_argument("--format", choices=["table", "json", "markdown"], default="table",
+                     help="table (default), json, or markdown (a plugin README's table)")
+    aud.add_argument("--jobs", type=int, help="baseline runs at once, each in its own process (default: one per "
+                                              "core, at most 4; 1: one after the other in this process)")
     aud.add_argument("--out", help="keep the baseline runs here, one folder per benchmark and baseline "
                                    "(default: a temporary folder)")
     aud.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides, e.g. asgard.test_set=...")

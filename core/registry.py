@@ -75,6 +75,8 @@ class ShortcutBaseline:
     ceiling: float | Mapping[str, float] = SHORTCUT_MARGIN  # highest allowed headline score, overall or per stratum
     chance: float | Mapping[str, float] | None = None  # the chance level of the metric, same keys
     metric: str | None = None  # the headline metric audited (default: the benchmark's first headline metric)
+    #: True: it never reads a frame, so the audit runs it under the benchmark's `blind_config` (no frames rendered)
+    blind: bool = False
 
     def ceiling_for(self, key: str) -> float | None:
         """The ceiling of the whole pack (`key` "*") or of one stratum; None where none is declared."""
@@ -167,6 +169,10 @@ class BenchmarkSpec:
     #: the seeded stratified sample `suite audit` takes without `--limit` or `--full` (None: every task), where a
     #: pass over every task would not fit the audit's time budget (bench/audit.py)
     audit_limit: int | None = None
+    #: setting overrides under which the benchmark sends (and its env renders) no frames: `suite audit` and
+    #: `suite.baselines.baseline_episode` run every `blind` baseline under them, which must leave its scores
+    #: unchanged (it never reads a frame) while sparing the rendering, {"vigil.images": False}
+    blind_config: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -102,6 +102,24 @@ def _locked(path: Path) -> bool:
     return False
 
 
+def _creator_alive(staging: Path) -> bool:
+    """Whether the process named in a staging folder's name (`.creating-<run>-<pid>-<hex>`) still runs: between
+    making the folder and locking it, another process creating a run beside it must not take it for stale."""
+    try:
+        pid = int(staging.name.rsplit("-", 2)[-2])
+    except (IndexError, ValueError):
+        return False
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, someone else's
+        return True
+    return True
+
+
 class RunStore:
     """One run folder; writes are append-only and transactional, so a crash loses nothing finished."""
 
@@ -133,7 +151,7 @@ class RunStore:
         root = next(names)
         root.parent.mkdir(parents=True, exist_ok=True)
         for stale in root.parent.glob(f"{STAGING_PREFIX}*"):
-            if stale.is_dir() and not _locked(stale / LOCK_NAME):
+            if stale.is_dir() and not _locked(stale / LOCK_NAME) and not _creator_alive(stale):
                 shutil.rmtree(stale, ignore_errors=True)
         staging = root.parent / f"{STAGING_PREFIX}{root.name}-{os.getpid()}-{secrets.token_hex(4)}"
         store = cls(staging, create=True)

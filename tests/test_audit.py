@@ -6,13 +6,15 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from omegaconf import OmegaConf
 from suite import config as configmod
-from suite import plugins
-from suite.audit import pack_audit, score
-from suite.baselines import baselines_of, check_baseline, solving_baselines
+from suite import plugins, runner
+from suite.audit import interval, pack_audit, plan_benchmark, score, wilson
+from suite.baselines import baseline_config, baseline_settings, baselines_of, check_baseline, solving_baselines
 from suite.cli import main
 from suite.plugins import PluginHost, build_host
 from suite.records import Task
@@ -24,7 +26,7 @@ GREEDY = ShortcutBaseline("greedy", "reads the number and the target (not a shor
 
 
 def _audit_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
-    code = main(["audit", "--plugins", "template", "--format", "json", *args])
+    code = main(["audit", "--plugins", "template", "--format", "json", "--jobs", "1", *args])
     return code, json.loads(capsys.readouterr().out)
 
 
@@ -36,7 +38,7 @@ def test_template_audit_passes_with_the_generic_and_declared_baselines(capsys: p
     assert [b["name"] for b in bench["baselines"]] == ["stop-at-once", "random", "always-plus"]
     stop = bench["baselines"][0]["rows"][0]
     assert stop == {**stop, "key": "*", "n": 12, "score": 0.0, "chance": 0.0, "ceiling": 5.0, "oracle": 100.0,
-                    "passed": True}
+                    "passed": True, "ci95": [0.0, 24.25]}  # Wilson: 0 of 12 bounds the rate below 24.25 %
 
 
 def test_a_baseline_above_its_ceiling_fails_the_audit(monkeypatch: pytest.MonkeyPatch,
@@ -51,14 +53,16 @@ def test_a_baseline_above_its_ceiling_fails_the_audit(monkeypatch: pytest.Monkey
     assert code == 1 and result["passed"] is False
     (row,) = result["benchmarks"][0]["baselines"][0]["rows"]
     assert (row["score"], row["ceiling"], row["passed"]) == (100.0, 5.0, False)
-    assert main(["audit", "--plugins", "template", "--baselines", "greedy"]) == 1
+    assert main(["audit", "--plugins", "template", "--baselines", "greedy", "--jobs", "1"]) == 1
     out = capsys.readouterr().out
     assert "FAIL" in out and "audit failed: counter/greedy" in out
 
 
 @pytest.mark.parametrize("args", [["--plugins", "nosuchplugin"], ["--plugins", "template", "--limit", "0"],
                                   ["--plugins", "template", "--baselines", "nosuch"],
-                                  ["--plugins", "template", "--format", "xml"]])
+                                  ["--plugins", "template", "--format", "xml"],
+                                  ["--plugins", "template", "--jobs", "0"],
+                                  ["--plugins", "template", "--limit", "2", "--full"]])
 def test_bad_input_exits_2(args: list[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
         raise SystemExit(main(["audit", *args]))
@@ -71,19 +75,21 @@ def test_limit_samples_and_out_keeps_the_runs(tmp_path: Path, capsys: pytest.Cap
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     code, result = _audit_json(capsys, "--limit", "5")
-    assert code == 0 and result["benchmarks"][0]["sample"] == {"limit": 5, "seed": 0, "episodes": 5}
+    assert code == 0 and result["benchmarks"][0]["sample"] == {"limit": 5, "seed": 0, "episodes": 5, "available": 12}
     assert list(scratch.iterdir()) == []  # the scratch runs are gone
-    assert main(["audit", "--plugins", "template", "--limit", "3", "--out", str(tmp_path / "kept")]) == 0
+    assert main(["audit", "--plugins", "template", "--limit", "3", "--jobs", "2", "--out", str(tmp_path / "kept")]) == 0
     assert sorted(p.name for p in (tmp_path / "kept" / "counter").iterdir()) == [
         "always-plus", "oracle", "random", "stop-at-once"]
 
 
 def test_table_lists_each_baseline_beside_chance_ceiling_and_oracle(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["audit", "--plugins", "template", "--limit", "4"]) == 0
+    assert main(["audit", "--plugins", "template", "--limit", "4", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "audit passed" in out
+    assert "counter: a seeded stratified sample of 4 of 12 tasks (seed 0; --full runs every task)" in out
     line = next(ln for ln in out.splitlines() if "stop-at-once" in ln)
-    assert [c.strip() for c in line.strip("│┃ ").split("│")][2:] == ["all", "4", "0.0", "0.0", "5.0", "100.0", "ok"]
+    assert [c.strip() for c in line.strip("│┃ ").split("│")][2:] == ["all", "4", "0.0", "0.0-49.0", "0.0", "5.0",
+                                                                     "100.0", "ok"]
 
 
 def test_levels_per_stratum_and_overall() -> None:
@@ -145,4 +151,64 @@ def test_pack_audit_writes_the_figures_into_the_manifest(tmp_path: Path) -> None
     assert manifest["generator"] == "test" and figures["passed"] is True
     audit = manifest["audit"]
     assert audit["passed"] is True and audit["oracle"] == 100.0 and audit["sample"]["episodes"] == 12
-    assert audit["baselines"]["stop-at-once"]["rows"]["*"] == {"n": 12, "score": 0.0, "chance": 0.0, "ceiling": 5.0}
+    assert audit["baselines"]["stop-at-once"]["rows"]["*"] == {"n": 12, "score": 0.0, "ci95": [0.0, 24.25],
+                                                               "chance": 0.0, "ceiling": 5.0}
+
+
+def test_the_table_exits_0_when_every_baseline_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["audit", "--plugins", "template", "--limit", "2", "--jobs", "1"]) == 0
+    assert "audit passed: no baseline above its ceiling" in capsys.readouterr().out
+
+
+def test_wilson_and_normal_intervals_by_hand() -> None:
+    # Wilson, z = 1.96: 0 of 40 -> [0, z^2 / (n + z^2)] = [0, 3.8415 / 43.8415]
+    assert wilson(0.0, 40) == (0.0, 8.76)
+    assert wilson(50.0, 4) == (15.0, 85.0)
+    assert wilson(None, 0) is None and wilson(10.0, 0) is None
+    spec = BenchmarkSpec("b", "", [Metric("gc", "gc"), Metric("steps", "steps", percent=False)])
+    fractions = [{"outcome": "agent_failure", "metrics": {"gc": v, "steps": 3}} for v in (0.0, 0.1, 0.2, 0.1)]
+    # mean 10 %, sd 0.08165 -> half width 1.96 * 8.165 / 2 = 8.0 points
+    assert interval(spec, "gc", fractions) == (2.0, 18.0)
+    assert interval(spec, "steps", fractions) is None
+
+
+def test_a_blind_baseline_runs_under_the_benchmarks_blind_config() -> None:
+    host = build_host()
+    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    spec = host.benchmark("vigil")
+    assert spec.blind_config == {"vigil.images": False}
+    blind = ShortcutBaseline("b", "d", model="scripted/random", blind=True, config={"vigil.feedback": True})
+    assert baseline_settings(spec, blind) == {"vigil.images": False, "vigil.feedback": True}
+    assert baseline_settings(spec, replace(blind, blind=False)) == {"vigil.feedback": True}
+    assert baseline_config(cfg, blind, spec).vigil.images is False
+    assert baseline_config(cfg, blind).vigil.images is True  # without the spec: its own settings only
+    assert all(b.blind for b in baselines_of(BenchmarkSpec("x", "", [Metric("s", "s")], valid_reply=lambda t, o, r: "",
+                                                                 stop_reply=lambda t, o: "")))
+
+
+def test_every_baseline_runs_the_shared_sample_of_its_categories(tmp_path: Path) -> None:
+    """A baseline declared for one Vigil family runs the sample's episodes of that family, not a sample of its own."""
+    host = build_host()
+    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    runner.resolve_data(host, cfg, ["vigil"])
+    OmegaConf.update(cfg, "run.limit", 16)
+    plan = plan_benchmark(host, cfg, "vigil", tmp_path)
+    assert plan.available == 1000 and len(plan.ids) == 16 and plan.limit == 16
+    jobs = {(j.baseline.name if j.baseline else "oracle"): j for j in plan.jobs}
+    assert all(list(j.cfg["run"]["tasks"]) == plan.ids and j.cfg["run"]["limit"] is None for j in jobs.values())
+    family = {t.id: t.category for t in host.call("load_tasks", "vigil", config=cfg.vigil)}
+    pg = [i for i in plan.ids if family[i] == "PG"]
+    assert len(pg) == 2  # 16 of 8 families x 125
+    centre = OmegaConf.create(jobs["vigil-blind-centre-click"].cfg)
+    tasks, _ = runner.plan_tasks(host, centre, ["vigil"])
+    assert sorted(t.id for t in tasks) == sorted(pg) and centre.vigil.images is False
+    assert OmegaConf.create(jobs["oracle"].cfg).vigil.images is True
+
+
+def test_markdown_gives_a_readme_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["audit", "--plugins", "template", "--limit", "4", "--jobs", "1", "--format", "markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ("counter: a seeded stratified sample of 4 of 12 tasks (seed 0; --full runs every task); "
+                        "oracle 100.0.")
+    assert lines[2] == "| baseline | category | n | score | 95% CI | chance | ceiling | oracle | verdict |"
+    assert "| stop-at-once | all | 4 | 0.0 | 0.0-49.0 | 0.0 | 5.0 | 100.0 | ok |" in lines

@@ -43,7 +43,8 @@ def test_a_bare_name_of_an_unknown_family_asks_for_a_provider() -> None:
 
 
 @pytest.mark.parametrize(("plugin", "switch"), [("agentvqa", ""), ("asgard", "set asgard.condition=text_only, "),
-                                               ("vigil", ""), ("longact", "set longact.images=[], ")])
+                                               ("vigil", "set vigil.images=false, "),
+                                               ("longact", "set longact.images=[], ")])
 def test_images_for_a_text_only_model_fail_before_the_run(plugin: str, switch: str, tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "r"
@@ -60,6 +61,13 @@ def test_a_text_only_condition_needs_no_vision() -> None:
 
     images = build_host().benchmark("asgard").images
     assert images({"condition": "text_only", "conditions": {"text_only": {"images": "none"}}}) is None
+
+
+def test_vigil_without_images_needs_no_vision() -> None:
+    from suite.plugins import build_host
+
+    images = build_host().benchmark("vigil").images
+    assert images({"images": False}) is None and images({"images": True}) == "vigil.images=false"
 
 
 def test_longact_without_images_needs_no_vision() -> None:

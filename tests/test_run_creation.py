@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -74,3 +75,16 @@ def test_a_half_created_folder_is_refused_on_resume_not_run_as_complete(
     assert main(["run", "--resume", str(out), "--no-report"]) == 2
     err = capsys.readouterr().err.strip()
     assert "not a whole run" in err and "start a new run" in err and len(err.splitlines()) == 1
+
+
+def test_a_run_created_beside_another_leaves_its_unlocked_staging_folder_alone(tmp_path: Path) -> None:
+    """Two processes creating runs in one folder at once (`suite audit --jobs`): the staging folder of a live
+    creator, made but not yet locked, is not stale; a dead creator's is."""
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    live = tmp_path / f".creating-a-{os.getpid()}-0000"
+    gone = tmp_path / f".creating-b-{int(dead.stdout)}-0000"
+    for folder in (live, gone):
+        folder.mkdir()
+    store = RunStore.create([tmp_path / "c"], lambda s, root: None)
+    store.close()
+    assert live.is_dir() and not gone.exists()

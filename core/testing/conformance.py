@@ -134,11 +134,12 @@ class PluginConformance:
         """Each benchmark declares `stop_reply` and `valid_reply` (so `suite audit` runs the generic `stop-at-once`
         and `random`), and every baseline is well formed: a headline metric, levels in percent points, an agent
         that exists for the benchmark, a scripted model that is registered, and per-category ceilings and chance
-        levels whose keys are categories of its tasks (or "*")."""
-        from suite.baselines import audit_key, baselines_of, check_baseline
+        levels whose keys are categories of its tasks (or "*"); its setting overrides (with the benchmark's
+        `blind_config` for a `blind` one) are settings of the run config."""
+        from suite.baselines import audit_key, baseline_config, baselines_of, check_baseline
         from suite.models.scripted import find_script
 
-        host, tasks, _ = self._tasks()
+        host, tasks, cfg = self._tasks()
         for bench, items in tasks.items():
             spec = host.benchmark(bench)
             assert spec.stop_reply is not None, f"{bench}: declare BenchmarkSpec.stop_reply (docs/plugins.md)"
@@ -152,6 +153,7 @@ class PluginConformance:
                 for levels in (baseline.ceiling, baseline.chance):
                     if isinstance(levels, Mapping):
                         assert set(levels) <= keys, f"{bench}/{baseline.name}: no task in {set(levels) - keys}"
+                baseline_config(cfg, baseline, spec)  # its settings, and blind_config for a blind one, are known keys
 
     def test_parse_action_never_raises(self) -> None:
         """parse_action returns an Action (maybe a failure with a reason) for arbitrary text."""

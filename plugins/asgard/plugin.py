@@ -73,10 +73,11 @@ def register(registry: Registry) -> None:
         chance=0.0,  # success needs every goal met by acting: guessing earns nothing
         audit_by=lambda task: task.category,
         audit_limit=36,  # a stratified sample of 3 plans per task type: a baseline plays up to 2N turns with views
+        blind_config={"asgard.condition": "text_only"},  # the same rules and feedback, no view rendered
         baselines=[ShortcutBaseline(
             "fixed-plan", "the happy-path plan of the task's goals, played blind: never looks at a view or at the "
             "feedback, never adapts (suite_asgard.blind_plan)", agent="fixed-plan", ceiling=FIXED_PLAN_CEILING,
-            chance=0.0)],
+            chance=0.0, blind=True)],
         inline_parse=True,  # linear: 0.04-0.1 ms CPU for a 4 KB reply of any shape, 10x that for 40 KB
     ))
     registry.add_agent(AgentSpec("fixed-plan", fixed_plan_agent, "a shortcut baseline: the goals' happy-path plan, "

@@ -276,7 +276,7 @@ def declared() -> list[ShortcutBaseline]:
         out.append(ShortcutBaseline(
             name, blind.description, model=f"scripted/{blind.name}",
             config={} if blind.families is None else {"vigil.families": list(fams)},
-            ceiling={k: CEILING[k] for k in keys}, chance={k: CHANCE[k] for k in keys}, metric="B"))
+            ceiling={k: CEILING[k] for k in keys}, chance={k: CHANCE[k] for k in keys}, metric="B", blind=True))
     return out
 
 

@@ -14,6 +14,9 @@ from suite_vigil.vocabulary import FAMILIES
 SCHEMA = Path(__file__).parent / "schemas" / "episode.schema.json"
 EPISODES = "episodes.json"
 PACK_MANIFEST = "PACK.json"
+#: episode files already validated in this process, by (path, size, mtime): a run's every config check and
+#: `suite audit`'s every baseline load the same file, and its schema check is the slow part of loading it
+_VALIDATED: set[tuple[str, int, int]] = set()
 
 
 def is_data_dir(path: Path) -> bool:
@@ -29,9 +32,13 @@ def load_episodes(data_dir: Path) -> list[dict[str, Any]]:
 def indexed_episodes(data_dir: Path) -> list[tuple[int, dict[str, Any]]]:
     """Every episode of the data dir, validated, with its index in the file, in episode-id order."""
     path = Path(data_dir) / EPISODES
+    stat = path.stat() if path.is_file() else None
     data = read_json(path)
     if not isinstance(data, list):
         raise DataError(path, "/", "a list of episodes")
+    stamp = (str(path.resolve()), stat.st_size, stat.st_mtime_ns) if stat else None
+    if stamp in _VALIDATED:
+        return sorted(enumerate(data), key=lambda pair: pair[1]["episode_id"])
     for i, ep in enumerate(data):
         try:
             validate(ep, SCHEMA, path)
@@ -44,6 +51,8 @@ def indexed_episodes(data_dir: Path) -> list[tuple[int, dict[str, Any]]]:
             raise DataError(path, f"/{i}/tier", f"{family.tier!r} for family {family.code}")
         if not (Path(data_dir) / "houses" / f"{ep['house']}.json").is_file():
             raise DataError(path, f"/{i}/house", f"a house file houses/{ep['house']}.json")
+    if stamp is not None:
+        _VALIDATED.add(stamp)
     return sorted(enumerate(data), key=lambda pair: pair[1]["episode_id"])
 
 

@@ -36,7 +36,7 @@ def run_metadata(config: Any) -> dict[str, Any]:
     return {"profile": prompting.PROFILE, "prompt_policy": prompting.POLICY,
             "prompt_policy_version": prompting.POLICY_VERSION, "prompt_variant": s["variant"],
             "coords": "normalized_1000" if s["normalized"] else "native", "feedback": s["feedback"],
-            "step_count": s["step_count"], "invalid_reason": s["invalid_reason"],
+            "step_count": s["step_count"], "invalid_reason": s["invalid_reason"], "images": s["images"],
             "prompt_dir": s["prompt_dir"],
             "prompt_sha256": prompting.prompt_sha256(s["variant"], s["normalized"], prompt_dir=s["prompt_dir"])}
 
@@ -70,7 +70,9 @@ def register(registry: Registry) -> None:
         chance=baselines.CHANCE,
         baselines=baselines.declared(),
         audit_by=lambda task: task.category,
-        images=lambda section: "",  # the agent acts on the current frame by pixel: no setting turns images off
+        audit_limit=400,  # 50 per family: no success in 50 bounds a family's rate below 7.2 % (ceiling: chance + 10)
+        images=lambda section: "vigil.images=false" if section is None or section.get("images", True) else None,
+        blind_config={"vigil.images": False},  # the blind baselines never read a frame: none is rendered for them
         strata=family,
     ))
     baselines.register_scripts()
@@ -99,6 +101,7 @@ def settings(config: Any) -> dict[str, Any]:
     if backend not in BACKENDS:
         raise ConfigError(f"vigil.env.backend: {backend!r} is unknown; choose one of {', '.join(BACKENDS)}")
     flags = {key: config.get(key, False) for key in ("feedback", "step_count", "invalid_reason")}
+    flags["images"] = config.get("images", True)
     for key, value in flags.items():
         if not isinstance(value, bool):
             raise ConfigError(f"vigil.{key}: {value!r} is not true or false")
@@ -146,10 +149,15 @@ def check_tasks(tasks: list[Task], config: Any) -> None:
 
 @hookimpl
 def make_env(benchmark: str, task: Task, config: Any) -> VigilEnv:
-    """The episode's house on the configured backend, at its start pose with its preset states."""
-    sim = make_sim(task.data["episode"], task.data["backend"], task.data["data_dir"])
+    """The episode's house on the configured backend, at its start pose with its preset states (rendering no frame
+    with `vigil.images=false`: clicks then resolve on a lazily rendered instance buffer)."""
     prompt = task.data["prompt"]
-    return VigilEnv(task, sim, feedback=prompt["feedback"], normalized=prompt["normalized"])
+    images = bool(config.get("images", True)) if config is not None else True
+    sim = make_sim(task.data["episode"], task.data["backend"], task.data["data_dir"], render=images)
+    env = VigilEnv(task, sim, feedback=prompt["feedback"], normalized=prompt["normalized"])
+    if not images:
+        env.skip_images()
+    return env
 
 
 @hookimpl

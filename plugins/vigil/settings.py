@@ -21,6 +21,8 @@ CONFIG_SCHEMA: dict[str, Any] = {
         "coords": one_of(COORDS),
         "prompt": one_of(PROMPTS),
         "feedback": {"type": "boolean"},
+        "images": {"type": "boolean",
+                   "description": "false: no frame is rendered or sent (blind; the audit's blind baselines)"},
         "step_count": {"type": "boolean", "description": "show 'Step k of at most N' (the paper's agent is not told)"},
         "invalid_reason": {"type": "boolean",
                            "description": "show why a reply was invalid (the paper's base condition does not)"},

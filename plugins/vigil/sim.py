@@ -21,11 +21,12 @@ class SetupError(RuntimeError):
     """An episode's preset could not be applied (an env_error, never an agent failure)."""
 
 
-def make_sim(episode: dict[str, Any], backend: str, data_dir: str) -> SimAdapter:
-    """The episode's house on `backend`, the agent at its start pose, its preset states applied."""
+def make_sim(episode: dict[str, Any], backend: str, data_dir: str, render: bool = True) -> SimAdapter:
+    """The episode's house on `backend`, the agent at its start pose, its preset states applied; `render` False:
+    the embedded backend renders no frame (steps skip it, pixel lookups render an instance buffer when needed)."""
     if backend == "household":
         ctl = make_controller("household", house(data_dir, episode["house"]),
-                              interactionDistance=INTERACTION_DISTANCE, **CAMERA)
+                              interactionDistance=INTERACTION_DISTANCE, **CAMERA, renderImage=render)
     elif backend == "ai2thor":
         scene = episode.get("thor_scene") or procthor_house(house(data_dir, episode["house"]))
         ctl = make_controller("ai2thor", scene, **CAMERA)
@@ -37,9 +38,10 @@ def make_sim(episode: dict[str, Any], backend: str, data_dir: str) -> SimAdapter
                                "horizon": pose["horizon"], "standing": pose["standing"]})]
     setup += [(o["action"], {"objectId": o["objectId"], "forceAction": True}) for o in episode["state_overrides"]]
     for n, (action, args) in enumerate(setup):
-        sim.render = n == len(setup) - 1  # only the last setup step renders the first frame and segmentation
+        sim.render = render and n == len(setup) - 1  # only the last setup step renders the first frame
         ok, error = sim.step(action, **args)
         if not ok:
             sim.close()
             raise SetupError(f"{episode['episode_id']}: {action} failed at setup: {error}")
+    sim.render = render
     return sim
