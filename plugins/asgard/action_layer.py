@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from suite_asgard.vocabulary import ACTIONS, SERVING, SLICE_TARGETS, SLICED_FORM
 from suite_asgard.world_rules import HOLDING, INCOMPATIBILITY, INVALID_OBJECT, VISIBILITY
 from suite_household.catalog import TYPES, can_hold
+from suite_household.placement import find_spot
 from suite_household.rules import SLICE_MIN_HEIGHT, coffee_needs_clean_empty_mug, slice_where_the_harness_does
 from suite_household.visibility import horizontal_distance
 from suite_household.world import Obj, World
@@ -34,6 +35,8 @@ SINK_SAFE = frozenset({"Bowl", "Cup", "Mug", "Plate", "Pot", "Pan", "Kettle", "D
 #: Containers whose water is poured out after every TOGGLE_OFF (the harness's clean-up after washing).
 WATER_EMPTIED = frozenset({"Bowl", "Cup", "Mug", "Pot", "Pan", "Plate"})
 SPRAYABLE = frozenset({"Mirror"})
+#: Receptacles no wider than this (metres) are looked at so that their contents are in view too.
+SMALL_RECEPTACLE = 0.7
 
 
 class Simulator(Protocol):
@@ -60,8 +63,8 @@ class Simulator(Protocol):
     def go_to(self, object_id: str, need_contents: bool = False) -> bool:
         """Stand where the object is in view and in reach; False when no such spot exists."""
 
-    def show_put_item(self, rec: Obj, item_id: str) -> None:
-        """Make sure an item just put into a receptacle is in view."""
+    def move_object(self, object_id: str, center: tuple[float, float, float]) -> None:
+        """Move an object (and what is on it) so its box centre is `center`, in the receptacle it is in."""
 
 
 @dataclass(frozen=True)
@@ -253,9 +256,31 @@ class ActionLayer:
         return self._put_elsewhere(held, first)
 
     def _keep_in_view(self, rec: Obj, item_id: str) -> None:
-        """After a PUT the agent faces the receptacle and sees what it put."""
+        """After a PUT the agent faces the receptacle and sees what it put: when the item is out of view, the
+        agent steps to see a small receptacle's contents, or the item moves to a free spot in view on a large
+        one (the spots nearest the agent first, as AI2-THOR tries a receptacle's points for an unforced PUT)."""
         self.facing = rec.id
-        self.sim.show_put_item(rec, item_id)
+        sim = self.sim
+        if item_id in sim.in_reach():
+            return
+        if max(rec.size[0], rec.size[2]) <= SMALL_RECEPTACLE:
+            sim.go_to(rec.id)
+            return
+        world = self.world
+        item = world.objects[item_id]
+        a = world.agent
+        x0, _, z0, x1, _, z1 = rec.box
+        points = [(x0 + (x1 - x0) * (i + 0.5) / 6, z0 + (z1 - z0) * (j + 0.5) / 6) for i in range(6) for j in range(6)]
+        points.sort(key=lambda p: (round((p[0] - a.x) ** 2 + (p[1] - a.z) ** 2, 4), p))
+        tried = set()
+        for point in points:
+            spot = find_spot(world, rec, item.size, ignore=item_id, prefer=point)
+            if spot is None or spot in tried:
+                continue
+            tried.add(spot)
+            sim.move_object(item_id, spot)
+            if item_id in sim.in_reach():
+                return
 
     def basin(self, obj: Obj) -> Obj:
         """A Sink's basin (what PUT Sink fills); any other object itself."""

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 import numpy as np
+from suite_asgard.action_layer import SMALL_RECEPTACLE
 from suite_household.catalog import can_hold
 from suite_household.controller import Controller
 from suite_household.geometry import facing_pose
@@ -13,8 +14,6 @@ from suite_household.placement import find_spot
 from suite_household.visibility import horizontal_distance, visible_objects
 from suite_household.world import Obj, World
 
-#: Receptacles no wider than this (metres) are looked at so that their contents are in view too.
-SMALL_RECEPTACLE = 0.7
 FIND_RADIUS = 1.25
 FIND_CANDIDATES = 48
 
@@ -114,30 +113,10 @@ class HouseholdSim:
         scored.sort()
         return [(x, z) for _, x, z in scored[:FIND_CANDIDATES]]
 
-    def show_put_item(self, rec: Obj, item_id: str) -> None:
-        """After a PUT the item should be in view: in a small receptacle the agent steps to see it; on a
-        large one the item moves to a free spot in view (AI2-THOR places objects where the agent looks)."""
-        if item_id in self.in_reach():
-            return
-        if max(rec.size[0], rec.size[2]) <= SMALL_RECEPTACLE:
-            self.go_to(rec.id)
-            return
-        world = self.world
-        item = world.objects[item_id]
-        a = world.agent
-        x0, _, z0, x1, _, z1 = rec.box
-        points = [(x0 + (x1 - x0) * (i + 0.5) / 6, z0 + (z1 - z0) * (j + 0.5) / 6) for i in range(6) for j in range(6)]
-        points.sort(key=lambda p: (round((p[0] - a.x) ** 2 + (p[1] - a.z) ** 2, 4), p))
-        tried = set()
-        for point in points:
-            spot = find_spot(world, rec, item.size, ignore=item_id, prefer=point)
-            if spot is None or spot in tried:
-                continue
-            tried.add(spot)
-            x, y, z = world.objects[item_id].center
-            world.translate(item_id, spot[0] - x, spot[1] - y, spot[2] - z)
-            if item_id in self.in_reach():
-                return
+    def move_object(self, object_id: str, center: tuple[float, float, float]) -> None:
+        """Move an object (and what is on it) so its box centre is `center`, in the receptacle it is in."""
+        x, y, z = self.world.objects[object_id].center
+        self.world.translate(object_id, center[0] - x, center[1] - y, center[2] - z)
 
     def frame(self) -> np.ndarray:
         """The current RGB view."""

@@ -142,8 +142,16 @@ class ThorSim:
         self._do("TeleportFull", **(fallback or start))
         return fallback is not None
 
-    def show_put_item(self, rec: Obj, item_id: str) -> None:
-        """AI2-THOR already puts an object at a point of the receptacle the agent sees."""
+    def move_object(self, object_id: str, center: tuple[float, float, float]) -> None:
+        """`TeleportObject` by the offset from the object's box centre to `center` (AI2-THOR's `position` is the
+        object's pivot), kinematic so that it stays where it is put."""
+        meta = next(o for o in self._objects() if o["objectId"] == object_id)
+        x, y, z = self.world.objects[object_id].center
+        pos = meta["position"]
+        self._do("TeleportObject", objectId=object_id, rotation=meta["rotation"], forceAction=True,
+                 forceKinematic=True, position={"x": round(pos["x"] + center[0] - x, 4),
+                                                "y": round(pos["y"] + center[1] - y, 4),
+                                                "z": round(pos["z"] + center[2] - z, 4)})
 
     def frame(self) -> np.ndarray:
         """The last event's RGB frame."""

@@ -155,6 +155,25 @@ def _land(ctl: Controller, held: Obj, parent: str, spot: tuple[float, float, flo
     world.set(held.id, room=world.room_at(spot[0], spot[2]) or held.room)
 
 
+def _teleport_object(ctl: Controller, args: dict[str, Any]) -> None:
+    """AI2-THOR's TeleportObject: the object (and what is in or on it) moves so that its `position` (the bottom
+    centre of its box) is the one given, in the receptacle it is in; objects here keep their rotation."""
+    world = ctl.world
+    oid = args.get("objectId")
+    if not isinstance(oid, str) or oid not in world.objects:
+        raise ActionError("Object ID appears to be invalid.")
+    obj = world.objects[oid]
+    if obj.picked_up:
+        raise ActionError(f"{oid} is in the agent's hand and cannot be teleported")
+    turn = args.get("rotation") or {"x": 0.0, "y": obj.facing, "z": 0.0}
+    off = (float(turn["y"]) - obj.facing) % 360
+    if min(off, 360 - off) > 1e-3 or float(turn["x"]) or float(turn["z"]):
+        raise ActionError("TeleportObject: the household simulator does not rotate objects")
+    x, y, z = obj.center
+    to = args["position"]
+    world.translate(oid, float(to["x"]) - x, float(to["y"]) + obj.size[1] / 2 - y, float(to["z"]) - z)
+
+
 def _drop(ctl: Controller, args: dict[str, Any]) -> None:
     world = ctl.world
     if world.held is None:
@@ -329,6 +348,7 @@ ACTIONS: dict[str, tuple[Handler, tuple[str, ...], bool]] = {
     "PickupObject": (_pickup, _TARGET, True),
     "PutObject": (_put, _TARGET + ("placeStationary",), True),
     "DropHandObject": (_drop, ("forceAction",), True),
+    "TeleportObject": (_teleport_object, ("objectId", "position", "rotation", "forceAction", "forceKinematic"), True),
     "OpenObject": (lambda c, a: _open(c, a, True), _TARGET + ("openness",), True),
     "CloseObject": (lambda c, a: _open(c, a, False), _TARGET, True),
     "ToggleObjectOn": (lambda c, a: _toggle(c, a, True), _TARGET, True),

@@ -6,7 +6,9 @@ The player serves the plan's household scene under the plan's FloorPlan name, an
 that scene's coordinates (the plan's own pose belongs to the real FloorPlan). AI2-THOR's running faucet washes and
 fills what is in the basin, on both backends (suite_asgard.world_rules). The oracle plans from what the simulator
 can tell before a PUT (`exact_room`), which differs between the backends, so the washing plans replay the
-household oracle's actions; three plans run the oracle itself on both."""
+household oracle's actions; three plans run the oracle itself on both. Five plans whose PUT leaves the item out of
+view check that the layer brings it into view alike on both (plugins/asgard/scripts/replay_thor_player.py replays
+all 108 pack plans)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from omegaconf import OmegaConf
 from suite.records import Task
 from suite_asgard.scene_setup import build_scene
 from suite_asgard.vocabulary import TASK_TYPES
-from suite_household.testing import oracle_episode, use_household_player
+from suite_household.testing import oracle_episode, record_thor_steps, use_household_player
 
 from .conftest import config, task_named, tasks
 
@@ -74,6 +76,34 @@ def test_the_oracles_actions_do_the_same_through_the_real_controller(task_type: 
     if "(d)" in task.id:  # the dirty dish was washed at the running faucet
         said = [s["info"]["action"] for s in household["steps"]]
         assert {"TOGGLE_ON Faucet", "TOGGLE_OFF Faucet"} <= set(said) and any(a.startswith("CLEAN") for a in said)
+
+
+#: Pack plans in which a PUT leaves its item out of view and a later action needs it: the layer steps to see a
+#: small receptacle (the CoffeeMachine, the Microwave) or moves the item to a spot in view of a large one
+#: (`TeleportObject` on AI2-THOR's path, True here); both backends used to part at such a PUT.
+PUT_OUT_OF_VIEW = {
+    "coffee__Mug(d)_FloorPlan26_V1": False,
+    "cook__Egg_Pan(d)_Plate(d)_FloorPlan11_V1": True,
+    "cook__Potato_FloorPlan1_V1": False,
+    "distribute__Lettuce_Bowl_Pot(d)_FloorPlan6_V1": True,
+    "settable__empty_FloorPlan14_V1": True,
+}
+
+
+@pytest.mark.parametrize("plan", list(PUT_OUT_OF_VIEW))
+def test_an_item_put_out_of_view_is_brought_into_view_alike(plan: str, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = config(condition="text_only")
+    task = task_named(plan, condition="text_only")
+    household = oracle_episode("asgard", task, cfg)
+    thor_task = _on_the_player(task, tmp_path, monkeypatch)
+    sent = record_thor_steps(monkeypatch)
+    ai2thor = oracle_episode("asgard", thor_task, OmegaConf.merge(cfg, {"env": {"backend": "ai2thor"}}),
+                             household["actions"], lambda env: env.skip_images())
+    assert ai2thor["error"] is None
+    assert ai2thor["steps"] == household["steps"] and ai2thor["settlement"] == household["settlement"]
+    assert household["settlement"]["outcome"] == "success"
+    assert any(name == "TeleportObject" for name, _ in sent) == PUT_OUT_OF_VIEW[plan]
 
 
 @pytest.mark.parametrize("prefix", ["clean_mirror__", "cook__Bread", "turn_on_tv__"])

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from suite_household.catalog import TYPES, can_hold
 from suite_household.controller import Controller as Embedded
 from suite_household.generator import generate_room
 from suite_household.testing import player_executable, use_household_player
@@ -101,3 +102,32 @@ def test_the_player_refuses_to_start_outside_ai2thor() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AI2THOR_")}
     done = subprocess.run([player_executable()], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "AI2THOR_SERVER_TYPE must be FIFO" in done.stderr
+
+
+def test_teleport_object_moves_an_object_and_what_is_on_it(kitchen) -> None:
+    """AI2-THOR's TeleportObject: `position` is the object's pivot (here the bottom centre of its box); what is
+    in or on it moves along; a new rotation is refused (objects here do not turn)."""
+    world = Embedded(kitchen).world
+    carrier = next(o for o in world.objects.values() if TYPES[o.type].pickupable and TYPES[o.type].receptacle)
+    item = next(o for o in world.objects.values() if o.id != carrier.id and can_hold(carrier.type, o.type))
+    c = _controller()
+    try:
+        c.step(action="PickupObject", objectId=item.id, forceAction=True)
+        c.step(action="PutObject", objectId=carrier.id, forceAction=True)
+        before = {o["objectId"]: o for o in c.last_event.metadata["objects"]}
+        assert before[item.id]["parentReceptacles"][0] == carrier.id
+        p, turn = before[carrier.id]["position"], before[carrier.id]["rotation"]
+        to = {"x": round(p["x"] + 0.05, 4), "y": p["y"], "z": round(p["z"] - 0.02, 4)}
+        event = c.step(action="TeleportObject", objectId=carrier.id, position=to, rotation=turn, forceAction=True,
+                       forceKinematic=True)
+        assert event.metadata["lastActionSuccess"], event.metadata["errorMessage"]
+        after = {o["objectId"]: o for o in event.metadata["objects"]}
+        assert after[carrier.id]["position"] == to
+        was, now = before[item.id]["position"], after[item.id]["position"]
+        assert (round(now["x"] - was["x"], 4), now["y"], round(now["z"] - was["z"], 4)) == (0.05, was["y"], -0.02)
+        assert after[item.id]["parentReceptacles"][0] == carrier.id
+        turned = c.step(action="TeleportObject", objectId=carrier.id, position=to,
+                        rotation={"x": 0, "y": turn["y"] + 90, "z": 0})
+        assert not turned.metadata["lastActionSuccess"] and "rotate" in turned.metadata["errorMessage"]
+    finally:
+        c.stop()
