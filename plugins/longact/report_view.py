@@ -8,6 +8,7 @@ from typing import Any
 from suite.registry import ReportView
 from suite.report.html import curve
 
+
 def _calls(event: dict[str, Any]) -> list[dict[str, Any]]:
     calls = event.get("calls")
     return [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
