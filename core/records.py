@@ -148,11 +148,18 @@ class StepRecord:
     calls: list[dict[str, Any]] | None = None  # an agent's model calls of this step (AgentTurn.calls)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form written to the trace file (prompt and info by reference: the writer serialises at once)."""
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        data["action"], data["usage"] = asdict(self.action), asdict(self.usage)
+        """The JSON form written to the trace file (values by reference: the writer serialises at once; a
+        dataclass inside an action's value is written as its fields, as `traces.dumps` does)."""
+        data = {name: getattr(self, name) for name in _STEP_FIELDS}
+        action, usage = self.action, self.usage
+        data["action"] = {"value": action.value, "text": action.text, "parse_error": action.parse_error}
+        data["usage"] = {name: getattr(usage, name) for name in _USAGE_FIELDS}
         data["type"] = "step"
         return data
+
+
+_STEP_FIELDS = tuple(f.name for f in fields(StepRecord))
+_USAGE_FIELDS = tuple(f.name for f in fields(Usage))
 
 
 @dataclass
