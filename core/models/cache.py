@@ -110,17 +110,22 @@ class ResponseCache:
     committed by the process's writer thread of the file (`suite.models.cache_writer`).
 
     `run`: the run whose replies these are (None: no run); `across_runs`: whether replies stored by other runs are
-    reused (module docstring)."""
+    reused (module docstring); `only_process`: no other process stores replies of `run` while this one runs (the
+    local executor: the run folder's lock keeps a second one out), so a request of the run that it stored neither
+    before this process opened the file nor since is known to be absent without a query."""
 
-    def __init__(self, path: str | Path | None = None, run: str | None = None, across_runs: bool = False) -> None:
+    def __init__(self, path: str | Path | None = None, run: str | None = None, across_runs: bool = False,
+                 only_process: bool = False) -> None:
         self.path = Path(path) if path else default_cache_path()
         self.run = run
         self.across_runs = across_runs
+        self.only_process = only_process and run is not None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._lock = threading.Lock()
         self._connections: list[tuple[int, sqlite3.Connection]] = []
         self._writer: tuple[int, CacheWriter] | None = None
+        self._stored: tuple[int, set[str]] | None = None
         self._connection()
 
     def _connect(self) -> sqlite3.Connection:
@@ -138,6 +143,7 @@ class ResponseCache:
                 except sqlite3.OperationalError:  # another process added it first
                     pass
         conn.execute("CREATE INDEX IF NOT EXISTS replies_request ON replies(request)")
+        conn.execute("CREATE INDEX IF NOT EXISTS replies_run ON replies(run)")
         return conn
 
     def _connection(self) -> sqlite3.Connection:
@@ -156,6 +162,17 @@ class ResponseCache:
             self._writer = (pid, writer_for(self.path, self._connect))
         return self._writer[1]
 
+    def _may_hold(self, row_key: str) -> bool:
+        """Whether the file may hold this row (always, unless `only_process` tells what this run stored)."""
+        if not self.only_process:
+            return True
+        pid = os.getpid()
+        if self._stored is None or self._stored[0] != pid:
+            keys = self._queue().stored_keys(self.run, lambda: [row[0] for row in self._connection().execute(
+                "SELECT key FROM replies WHERE run = ?", (self.run,))])
+            self._stored = (pid, keys)
+        return row_key in self._stored[1]
+
     def get(self, key: str) -> CachedReply | None:
         """The stored reply for a request hash, or None (also for another run's reply unless `across_runs`)."""
         queue, row_key = self._queue(), self._row_key(key)
@@ -163,7 +180,9 @@ class ResponseCache:
         if queued is not None:
             return _cached(queued, self.run)
         conn = self._connection()
-        row = conn.execute(f"SELECT {_COLUMNS} FROM replies WHERE key = ?", (row_key,)).fetchone()
+        row = None
+        if self._may_hold(row_key):
+            row = conn.execute(f"SELECT {_COLUMNS} FROM replies WHERE key = ?", (row_key,)).fetchone()
         if row is None and self.across_runs:  # the latest another run stored (or one stored before runs had ids)
             queued = queue.latest(key) or queue.get(key)
             if queued is not None:

@@ -25,7 +25,7 @@ INSERT = ("INSERT OR REPLACE INTO replies (key, model, text, prompt_tokens, comp
 #: A row as INSERT takes it: (key, model, text, prompt_tokens, completion_tokens, created_at, finish_reason,
 #: truncated_chars, run, request).
 Row = tuple[Any, ...]
-REQUEST = 9  # the request hash's place in a row
+CREATED, RUN, REQUEST = 5, 8, 9  # places in a row
 
 _writers: dict[tuple[int, Path], CacheWriter] = {}
 _writers_lock = threading.Lock()
@@ -41,6 +41,7 @@ class CacheWriter:
         self._flushing = threading.Lock()
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
+        self._stored: dict[str | None, set[str]] = {}  # by run: the row keys it has in the file or queued
 
     def put(self, key: str, row: Row) -> None:
         """Queue a row under its key (the writer commits it within FLUSH_AFTER_S); raise the error of a failed
@@ -49,6 +50,9 @@ class CacheWriter:
             error, self._error = self._error, None
             first = not self._pending
             self._pending[key] = row
+            stored = self._stored.get(row[RUN])
+            if stored is not None:
+                stored.add(key)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="suite-cache-writer", daemon=True)
                 self._thread.start()
@@ -64,7 +68,20 @@ class CacheWriter:
     def latest(self, request: str) -> Row | None:
         """The most recently created queued row for a request hash (any run's), if any."""
         rows = [row for row in list(self._pending.values()) if row[REQUEST] == request]
-        return max(rows, key=lambda row: row[5]) if rows else None
+        return max(rows, key=lambda row: row[CREATED]) if rows else None
+
+    def stored_keys(self, run: str | None, load: Callable[[], list[str]]) -> set[str]:
+        """Every row key of `run` in the file or queued: what `load` reads from the file the first time (no commit
+        runs meanwhile), kept current by this process's puts. Complete only while no other process stores rows of
+        that run."""
+        with self._flushing:
+            stored = self._stored.get(run)
+            if stored is None:
+                in_file = load()
+                with self._wake:
+                    queued = [key for key, row in self._pending.items() if row[RUN] == run]
+                    stored = self._stored.setdefault(run, {*in_file, *queued})
+        return stored
 
     def flush(self) -> None:
         """Commit every queued row now, on a connection of its own (a failed commit raises; its rows stay queued)."""

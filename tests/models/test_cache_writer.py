@@ -68,3 +68,25 @@ def test_a_failed_commit_keeps_the_rows_readable_and_is_raised_by_the_next_put(t
         while time.monotonic() < deadline:
             writer.put("k2", row)
             time.sleep(FLUSH_AFTER_S)
+
+
+def test_a_run_in_one_process_reads_back_what_it_stored_before_and_since_and_skips_the_query_otherwise(
+        tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    earlier = ResponseCache(path, run="r")  # e.g. the process that ran the run before a resume
+    earlier.put("before", _reply("stored before"))
+    earlier.close()
+    ResponseCache(path, run="other").put("theirs", _reply("another run's"))
+    cache = ResponseCache(path, run="r", only_process=True)
+    statements: list[str] = []
+    cache._connection().set_trace_callback(statements.append)
+    hit = cache.get("before")
+    assert hit is not None and hit.text == "stored before"
+    ResponseCache(path, run="r").put("since", _reply("put since"))  # another cache of this process, same run
+    since = cache.get("since")
+    assert since is not None and since.text == "put since"
+    statements.clear()
+    assert cache.get("theirs") is None and cache.get("never") is None
+    assert not [s for s in statements if "FROM replies" in s]  # known absent: no query
+    across = ResponseCache(path, run="r", across_runs=True, only_process=True).get("theirs")
+    assert across is not None and across.earlier_run  # --cache still looks at other runs' replies
