@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from suite.models.cache_writer import CacheWriter, writer_for
+from suite.models.cache_writer import CacheWriter, process_id, writer_for
 from suite.models.redact import is_secret_name
 from suite.models.reply import ModelReply
 
@@ -148,16 +148,16 @@ class ResponseCache:
 
     def _connection(self) -> sqlite3.Connection:
         local = self._local
-        if getattr(local, "pid", None) != os.getpid():
+        if getattr(local, "pid", None) != process_id():
             conn = self._connect()
-            local.conn, local.pid = conn, os.getpid()
+            local.conn, local.pid = conn, process_id()
             with self._lock:
-                self._connections.append((os.getpid(), conn))
+                self._connections.append((process_id(), conn))
         return local.conn
 
     def _queue(self) -> CacheWriter:
         """This process's writer of the file."""
-        pid = os.getpid()
+        pid = process_id()
         if self._writer is None or self._writer[0] != pid:
             self._writer = (pid, writer_for(self.path, self._connect))
         return self._writer[1]
@@ -166,7 +166,7 @@ class ResponseCache:
         """Whether the file may hold this row (always, unless `only_process` tells what this run stored)."""
         if not self.only_process:
             return True
-        pid = os.getpid()
+        pid = process_id()
         if self._stored is None or self._stored[0] != pid:
             keys = self._queue().stored_keys(self.run, lambda: [row[0] for row in self._connection().execute(
                 "SELECT key FROM replies WHERE run = ?", (self.run,))])
@@ -179,11 +179,11 @@ class ResponseCache:
         queued = queue.get(row_key)
         if queued is not None:
             return _cached(queued, self.run)
-        conn = self._connection()
         row = None
         if self._may_hold(row_key):
-            row = conn.execute(f"SELECT {_COLUMNS} FROM replies WHERE key = ?", (row_key,)).fetchone()
-        if row is None and self.across_runs:  # the latest another run stored (or one stored before runs had ids)
+            row = self._connection().execute(f"SELECT {_COLUMNS} FROM replies WHERE key = ?", (row_key,)).fetchone()
+        if row is None and self.across_runs:
+            conn = self._connection()  # the latest another run stored (or one stored before runs had ids)
             queued = queue.latest(key) or queue.get(key)
             if queued is not None:
                 return _cached(queued, self.run)
@@ -213,8 +213,8 @@ class ResponseCache:
         """Commit what was put, then close this process's connections (a later call reopens one)."""
         self.flush()
         with self._lock:
-            mine = [c for pid, c in self._connections if pid == os.getpid()]
-            self._connections = [(pid, c) for pid, c in self._connections if pid != os.getpid()]
+            mine = [c for pid, c in self._connections if pid == process_id()]
+            self._connections = [(pid, c) for pid, c in self._connections if pid != process_id()]
         for conn in mine:
             conn.close()
         self._local = threading.local()

@@ -29,6 +29,13 @@ CREATED, RUN, REQUEST = 5, 8, 9  # places in a row
 
 _writers: dict[tuple[int, Path], CacheWriter] = {}
 _writers_lock = threading.Lock()
+_pid = [os.getpid()]  # this process's id, made again in a forked child (os.getpid is a system call)
+os.register_at_fork(after_in_child=lambda: _pid.__setitem__(0, os.getpid()))
+
+
+def process_id() -> int:
+    """`os.getpid()`, without a system call."""
+    return _pid[0]
 
 
 class CacheWriter:
@@ -130,7 +137,7 @@ class CacheWriter:
 
 def writer_for(path: Path, connect: Callable[[], sqlite3.Connection]) -> CacheWriter:
     """This process's writer of the cache file at `path` (shared by every cache on that file)."""
-    key = (os.getpid(), path.resolve())
+    key = (process_id(), path.resolve())
     writer = _writers.get(key)
     if writer is None:
         with _writers_lock:
@@ -141,7 +148,7 @@ def writer_for(path: Path, connect: Callable[[], sqlite3.Connection]) -> CacheWr
 @atexit.register
 def flush_all() -> None:
     """Commit what every writer of this process holds (at exit: the writer threads are daemons)."""
-    pid = os.getpid()
+    pid = process_id()
     for (owner, _), writer in list(_writers.items()):
         if owner == pid:
             writer.flush()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import os
@@ -52,16 +51,21 @@ def skip_success_logging() -> Any:
     logging back, as the flag is then left alone."""
     litellm = load_litellm()
     flag = _internal_call_flag()
-    if flag is None or any(getattr(litellm, name, None) for name in _CALLBACK_LISTS):
+    if flag is None:
         return None
+    for name in _CALLBACK_LISTS:
+        if getattr(litellm, name, None):
+            return None
     return flag.set(True)
 
 
 def restore_success_logging(token: Any) -> None:
     """Undo `skip_success_logging`."""
     if token is not None:
-        with contextlib.suppress(ValueError):  # reset from another context (a cancelled call's cleanup)
+        try:
             _internal_call_flag().reset(token)
+        except ValueError:  # reset from another context (a cancelled call's cleanup)
+            pass
 
 
 @functools.cache
