@@ -122,13 +122,14 @@ class CacheWriter:
 
     def _run(self) -> None:
         """The writer thread: wait for a put, gather the puts of the next FLUSH_AFTER_S, commit them."""
-        conn = self._connect()
+        conn: sqlite3.Connection | None = None
         while True:
             with self._wake:
                 while not self._pending:
                     self._wake.wait()
             time.sleep(FLUSH_AFTER_S)
             try:
+                conn = conn or self._connect()
                 self._commit(conn)
             except Exception as exc:  # noqa: BLE001 - the rows stay queued; the next put raises it
                 with self._wake:
@@ -149,6 +150,12 @@ def writer_for(path: Path, connect: Callable[[], sqlite3.Connection]) -> CacheWr
 def flush_all() -> None:
     """Commit what every writer of this process holds (at exit: the writer threads are daemons)."""
     pid = process_id()
+    failures = []
     for (owner, _), writer in list(_writers.items()):
         if owner == pid:
-            writer.flush()
+            try:
+                writer.flush()
+            except Exception as exc:  # noqa: BLE001 - the other files are still committed
+                failures.append(exc)
+    if failures:
+        raise failures[0]
