@@ -10,7 +10,8 @@ The benchmark `overhead` defined below is that path's smallest plugin: each step
 the scripted model answers `ACTION: go`, and the episode ends after 10 steps. Its
 simulator is a counter, declared `inline_env` like OmniEAR's text world, so its calls run on the event loop (as
 the inspect-ai solver below runs its own); `overhead-threaded` is the same with a worker thread per simulator
-call, the default for simulators that do not declare it.
+call, the default for simulators that do not declare it (replies are parsed on the loop in both, as
+`inline_parse` declares: the two differ only in where the simulator runs).
 
 (a) Step overhead, zero-latency model, one episode at a time. A step's wall time is the interval between two
     step records written to the trace (the first from the episode's start record). The time spent in the model
@@ -107,7 +108,7 @@ def register(registry: Any) -> None:
                                          [Metric("success", "SR")], inline_env=True,
                                          inline_parse=True))
     registry.add_benchmark(BenchmarkSpec(BENCH_THREADED, "the same, simulator calls in worker threads",
-                                         [Metric("success", "SR")]))
+                                         [Metric("success", "SR")], inline_parse=True))
 
 
 @hookimpl

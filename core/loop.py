@@ -21,6 +21,7 @@ from suite.records import (
     StepResult,
     Task,
     Trajectory,
+    message_texts,
     prompt_hash,
 )
 
@@ -89,6 +90,13 @@ def _strip_images(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _stored_texts(prompt: Any, stored: Any, texts: list[str] | None) -> list[str | None] | None:
+    """The canonical texts of the messages stored as they were sent (a message whose media was cut: None)."""
+    if texts is None or stored is None:
+        return None
+    return [text if kept is sent else None for text, kept, sent in zip(texts, stored, prompt, strict=True)]
+
+
 async def _blocking(offload: Offload, fn: Callable[..., Any], *args: Any, deadline: float | None,
                     **kwargs: Any) -> Any:
     """A simulator call off the event loop, within the episode's deadline."""
@@ -145,12 +153,14 @@ async def run_episode(
             else:
                 result = StepResult(observation=obs, feedback=f"parse failure: {turn.action.parse_error}")
             t2 = time.monotonic()
+            prompt, texts = turn.prompt, message_texts(turn.prompt) if turn.prompt else None
+            stored = _strip_images(prompt) if prompt else None
             record = StepRecord(
                 index=len(traj.steps),
                 action=turn.action,
                 reply=turn.reply,
-                prompt_hash=prompt_hash(turn.prompt) if turn.prompt else None,
-                prompt=_strip_images(turn.prompt) if turn.prompt else None,
+                prompt_hash=prompt_hash(prompt, texts) if prompt else None,
+                prompt=stored,
                 feedback=result.feedback,
                 done=result.done,
                 info=result.info,
@@ -159,6 +169,7 @@ async def run_episode(
                 env_s=t2 - t1,
                 note=turn.note,
                 calls=turn.calls,
+                prompt_texts=_stored_texts(prompt, stored, texts),
             )
             traj.steps.append(record)
             obs = result.observation

@@ -146,13 +146,27 @@ class StepRecord:
     images: list[dict[str, Any]] = field(default_factory=list)
     note: str | None = None
     calls: list[dict[str, Any]] | None = None  # an agent's model calls of this step (AgentTurn.calls)
+    #: the canonical JSON text of each message of `prompt` where the loop computed it with the hash (None: not
+    #: known), for the trace writer; neither written nor pickled
+    prompt_texts: list[str | None] | None = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without `prompt_texts` (a copy of the prompt)."""
+        return {**self.__dict__, "prompt_texts": None}
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form written to the trace file (prompt and info by reference: the writer serialises at once)."""
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        data["action"], data["usage"] = asdict(self.action), asdict(self.usage)
+        """The JSON form written to the trace file (values by reference: the writer serialises at once; a
+        dataclass inside an action's value is written as its fields, as `traces.dumps` does)."""
+        data = {name: getattr(self, name) for name in _STEP_FIELDS}
+        action, usage = self.action, self.usage
+        data["action"] = {"value": action.value, "text": action.text, "parse_error": action.parse_error}
+        data["usage"] = {name: getattr(usage, name) for name in _USAGE_FIELDS}
         data["type"] = "step"
         return data
+
+
+_STEP_FIELDS = tuple(f.name for f in fields(StepRecord) if f.name != "prompt_texts")
+_USAGE_FIELDS = tuple(f.name for f in fields(Usage))
 
 
 @dataclass
@@ -222,7 +236,24 @@ class EpisodeRecord:
         return data
 
 
-def prompt_hash(messages: list[dict[str, Any]]) -> str:
-    """A stable short hash of a chat prompt."""
-    blob = json.dumps(messages, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass")
-    return hashlib.sha256(blob).hexdigest()[:16]
+def canonical(message: dict[str, Any]) -> str:
+    """The canonical JSON text of a message (what a trace's message hashes and edits are computed on)."""
+    return json.dumps(message, sort_keys=True, ensure_ascii=False)
+
+
+def message_texts(messages: list[dict[str, Any]]) -> list[str] | None:
+    """The canonical JSON text of each message, or None when one holds a value JSON has no form for."""
+    try:
+        return [canonical(message) for message in messages]
+    except (TypeError, ValueError):
+        return None
+
+
+def prompt_hash(messages: list[dict[str, Any]], texts: list[str] | None = None) -> str:
+    """A stable short hash of a chat prompt (from its messages' `message_texts` when given: the same hash, as
+    the JSON of a list is its items' JSON joined)."""
+    if texts is not None:
+        blob = f"[{', '.join(texts)}]"
+    else:
+        blob = json.dumps(messages, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:16]

@@ -54,7 +54,7 @@ class FileSink(TraceSink):
         record.images = self.writer.store_images(observation, record.index + 1)
         data = record.to_json()
         data["observation"] = observation.text
-        self.writer.write_step(data)
+        self.writer.write_step(data, record.prompt_texts)
 
     def end(self, result: EpisodeResult) -> None:
         """Write the settlement and close the file."""

@@ -16,16 +16,11 @@ from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from suite.records import Observation
+from suite.records import Observation, canonical
 
 TRACE_SCHEMA = Path(__file__).parent / "jsonschemas" / "trace_line.schema.json"
 MIN_SHARED_CHARS = 256  # a message is stored as an edit of its predecessor only when they share this much
 ENCODE_ERRORS = "backslashreplace"  # a lone surrogate in a JSON string is written as its own \uXXXX escape
-
-
-def canonical(message: dict[str, Any]) -> str:
-    """The canonical JSON text of a message (what its hash and the edits of a trace are computed on)."""
-    return json.dumps(message, sort_keys=True, ensure_ascii=False)
 
 
 def message_hash(text: str) -> str:
@@ -95,17 +90,19 @@ class TraceWriter:
         self._fh.write(dumps(event) + "\n")
         self._fh.flush()
 
-    def write_step(self, step: dict[str, Any]) -> None:
-        """Append a step line: its prompt's messages by hash, each new one stored first (one flush for all)."""
+    def write_step(self, step: dict[str, Any], texts: list[str | None] | None = None) -> None:
+        """Append a step line: its prompt's messages by hash, each new one stored first (one flush for all);
+        `texts`: the messages' canonical JSON texts where known."""
         prompt = step.pop("prompt", None)
-        step["messages"] = None if prompt is None else self._intern(prompt)
+        step["messages"] = None if prompt is None else self._intern(prompt, texts)
         self.write(step)
 
-    def _intern(self, prompt: list[dict[str, Any]]) -> list[str]:
+    def _intern(self, prompt: list[dict[str, Any]], texts: list[str | None] | None = None) -> list[str]:
         """Hashes of the prompt's messages; writes (unflushed) a line for each one this trace does not hold yet."""
         current = []
+        known = texts if texts is not None and len(texts) == len(prompt) else [None] * len(prompt)
         for i, message in enumerate(prompt):
-            text = canonical(message)
+            text = known[i] or canonical(message)
             key = message_hash(text)
             current.append((key, text))
             if key in self._stored:

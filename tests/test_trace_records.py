@@ -37,7 +37,7 @@ def test_step_record_round_trips_through_the_trace(tmp_path: Path) -> None:
     assert line["action"] == {"value": {"x": 1, "y": 2}, "text": "go 1 2", "parse_error": None}
     assert line["usage"]["prompt_tokens"] == 5 and line["usage"]["cost_usd"] == 0.5
     assert line["info"] == {"pose": {"x": 3, "y": 4}, "n": [1, 2]}
-    assert set(line) == ({f for f in record.__dataclass_fields__} - {"prompt"}) | {"type", "messages"}
+    assert set(line) == ({f for f in record.__dataclass_fields__} - {"prompt", "prompt_texts"}) | {"type", "messages"}
     assert read_trace(tmp_path / "t.jsonl")[0]["prompt"] == prompt
 
 
@@ -71,3 +71,21 @@ def test_a_lone_surrogate_in_a_prompt_or_reply_is_stored_and_read_back(tmp_path:
     step = read_trace(tmp_path / "t.jsonl")[0]
     assert step["prompt"] == prompt and step["reply"] == "ACTION: \udfff"
     json.loads((tmp_path / "t.jsonl").read_text().splitlines()[-1])
+
+
+def test_the_prompt_hash_from_message_texts_is_the_hash_of_the_whole_prompt() -> None:
+    import hashlib
+    import json
+    import pickle
+
+    from suite.records import message_texts, prompt_hash
+
+    prompt = [{"role": "system", "content": "règles: « go »"},
+              {"role": "user", "content": [{"type": "text", "text": "x"},
+                                           {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}]},
+              {"role": "user", "content": "\ud800 lone", "name": None, "n": 1.5}]
+    whole = json.dumps(prompt, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass")
+    assert prompt_hash(prompt, message_texts(prompt)) == hashlib.sha256(whole).hexdigest()[:16] == prompt_hash(prompt)
+    assert message_texts([{"role": "user", "content": object()}]) is None  # no JSON form: hashed as before
+    record = StepRecord(0, Action("go"), prompt=prompt, prompt_texts=message_texts(prompt))
+    assert pickle.loads(pickle.dumps(record)).prompt_texts is None

@@ -13,7 +13,7 @@ import ray
 from omegaconf import OmegaConf
 from suite.executors.ray_attempt import ACTOR_FAULTS, TraceReplay, run_attempt
 from suite.executors.ray_cluster import Pool, Worker, capacity, connected, live_nodes, plan
-from suite.executors.ray_models import clients, detach, start_services, travelling_scripts
+from suite.executors.ray_models import clients, close_services, detach, start_services, travelling_scripts
 from suite.executors.ray_worker import EpisodeWorker, WorkerPayload
 from suite.records import Task
 from suite.runner import FileSink
@@ -48,6 +48,7 @@ class RayExecutor:
                 await fleet.run()
             finally:
                 if services is not None:
+                    await close_services(services)
                     ray.kill(services)
         if fleet.left_pending and session.stop_cause is None:
             session.stop_cause = (f"{len(fleet.left_pending)} episode(s) were left pending: no node of the cluster "

@@ -3,9 +3,11 @@ and the proxies each worker uses."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import pickle
 import threading
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +99,11 @@ class ModelServices:
     async def cache_put(self, spec: CacheSpec, key: str, reply: ModelReply) -> None:
         """Store a reply in the run's cache `spec`."""
         self._cache(spec).put(key, reply)
+
+    async def close(self) -> None:
+        """Commit every cached reply (the caches' writer threads batch their commits) before the actor is killed."""
+        for cache in self.caches.values():
+            cache.close()
 
 
 class SharedLimiter:
@@ -200,6 +207,14 @@ def start_services(cfg: DictConfig, state_path: Path, name: str) -> Any:
     here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
     return ModelServices.options(name=name, scheduling_strategy=here).remote(
         Limit(rpm=cfg.model.get("rpm"), tpm=cfg.model.get("tpm")), cfg.run.get("max_cost"), str(state_path))
+
+
+async def close_services(services: Any, timeout_s: float = 10.0) -> None:
+    """Ask the run's `ModelServices` to commit its caches; a dead or stuck actor only costs `timeout_s`."""
+    try:
+        await asyncio.wait_for(services.close.remote(), timeout_s)
+    except Exception as exc:  # noqa: BLE001 - the run is over; its records are already stored
+        warnings.warn(f"the response cache's last replies may not be committed: {exc}", stacklevel=2)
 
 
 def clients(model: Any) -> list[ModelClient]:

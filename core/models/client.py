@@ -10,7 +10,7 @@ from suite.errors import ConfigError, MissingApiKey
 from suite.models.cache import Position, ResponseCache, key_params, request_hash
 from suite.models.ledger import CostLedger, Ledger
 from suite.models.limiter import Limiter, RateLimiter
-from suite.models.litellm_setup import load_litellm, without_success_logging
+from suite.models.litellm_setup import load_litellm, restore_success_logging, skip_success_logging
 from suite.models.pricing import TokenPrice, reply_cost
 from suite.models.redact import is_key_variable, known_secrets, mask
 from suite.models.reply import ModelReply, storable_text
@@ -229,12 +229,14 @@ class ModelClient:
 
     async def _attempt(self, litellm: Any, request: dict[str, Any], provider: str, reserved: int) -> Any:
         await self.limiter.acquire(provider, reserved)
+        token = skip_success_logging()
         try:
-            with without_success_logging():
-                response = await litellm.acompletion(**request)
+            response = await litellm.acompletion(**request)
         except BaseException:
             self.limiter.record(provider, 0, reserved)
             raise
+        finally:
+            restore_success_logging(token)
         usage = getattr(response, "usage", None)
         self.limiter.record(provider, int(getattr(usage, "total_tokens", 0) or 0), reserved)
         if not getattr(response, "choices", None):

@@ -44,7 +44,8 @@ def shared_parts(cfg: Any, cache_scope: str | None = None) -> SharedParts:
     return SharedParts(
         limiter=RateLimiter(default=Limit(rpm=model.get("rpm"), tpm=model.get("tpm"))),
         ledger=CostLedger(cfg.run.get("max_cost")),
-        cache=ResponseCache(model.get("cache_path"), run=cache_scope, across_runs=bool(model.get("cache", False))),
+        cache=ResponseCache(model.get("cache_path"), run=cache_scope, across_runs=bool(model.get("cache", False)),
+                            only_process=str(cfg.run.get("executor", "local")) == "local"),
         retry=RetryPolicy(
             attempts=int(model.get("retries", 5)) + 1,
             base_s=float(model.get("backoff_base_s", 1.0)),

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import logging
 import os
 import threading
-from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -42,9 +41,9 @@ def load_litellm() -> ModuleType:
     return _litellm
 
 
-@contextlib.contextmanager
-def without_success_logging() -> Iterator[None]:
-    """Within: litellm schedules no deferred success logging for its calls, while no callback is registered.
+def skip_success_logging() -> Any:
+    """Until `restore_success_logging(token)`: litellm schedules no deferred success logging for the calls of this
+    context, while no litellm callback is registered (returns the token; None: logging left as it is).
 
     With every callback list empty (`_quiet`), that task (about 0.4 ms of CPU a call: a standard logging payload,
     a cost lookup) feeds nothing; the model layer prices replies itself. litellm's own switch for it is the
@@ -52,17 +51,24 @@ def without_success_logging() -> Iterator[None]:
     logging back, as the flag is then left alone."""
     litellm = load_litellm()
     flag = _internal_call_flag()
-    if flag is None or any(getattr(litellm, name, None) for name in _CALLBACK_LISTS):
-        yield
-        return
-    token = flag.set(True)
-    try:
-        yield
-    finally:
-        with contextlib.suppress(ValueError):  # reset from another context (a cancelled call's cleanup)
-            flag.reset(token)
+    if flag is None:
+        return None
+    for name in _CALLBACK_LISTS:
+        if getattr(litellm, name, None):
+            return None
+    return flag.set(True)
 
 
+def restore_success_logging(token: Any) -> None:
+    """Undo `skip_success_logging`."""
+    if token is not None:
+        try:
+            _internal_call_flag().reset(token)
+        except ValueError:  # reset from another context (a cancelled call's cleanup)
+            pass
+
+
+@functools.cache
 def _internal_call_flag() -> Any:
     """litellm's `is_internal_call` ContextVar, or None where this litellm has none."""
     try:

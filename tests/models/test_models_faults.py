@@ -59,6 +59,7 @@ def test_a_lone_surrogate_is_kept_as_text_that_can_be_stored(
     reply.text.encode("utf-8")  # storable anywhere
     again = asyncio.run(_client(openai_server, fast_retry, cache=cache).complete(MSGS))
     assert (again.cached, again.text) == (True, reply.text)
+    cache.close()  # commits what the writer thread has not yet
     with sqlite3.connect(tmp_path / "c.sqlite") as db:
         assert db.execute("SELECT count(*) FROM replies").fetchone() == (1,)
 

@@ -98,3 +98,15 @@ def test_the_reply_cap_is_configured_and_checked() -> None:
     assert client_from_config(_cfg(max_reply_chars=None)).max_reply_chars is None
     with pytest.raises(ConfigError, match="model.max_reply_chars must be a positive whole number"):
         client_from_config(_cfg(max_reply_chars=0))
+
+
+def test_only_a_local_run_tells_its_cache_that_no_other_process_stores_its_replies(tmp_path: Path) -> None:
+    from suite.models import shared_parts
+
+    def cache_of(executor: str) -> object:
+        cfg = OmegaConf.create({"run": {"model": "scripted/t", "executor": executor},
+                                "model": {"cache": False, "cache_path": str(tmp_path / "c.sqlite")}})
+        return shared_parts(cfg, cache_scope="run-1").cache
+
+    assert cache_of("local").only_process  # type: ignore[attr-defined]
+    assert not cache_of("ray").only_process  # type: ignore[attr-defined]  # workers on other processes store too

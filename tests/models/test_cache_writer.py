@@ -1,0 +1,92 @@
+"""The response cache's write-behind: puts are readable at once, committed by a thread, at close and at exit."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from suite.models import ModelReply, ResponseCache
+from suite.models.cache_writer import FLUSH_AFTER_S, CacheWriter
+
+
+def _reply(text: str) -> ModelReply:
+    return ModelReply(text, 1, 2, 0.0, False, 0.0, text, 1, "m")
+
+
+def _rows(path: Path) -> int:
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT count(*) FROM replies").fetchone()[0]
+
+
+def test_a_put_is_read_back_at_once_by_every_cache_of_the_process_and_committed_soon(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    first = ResponseCache(path, run="r")
+    first.put("k", _reply("answer"))
+    hit = ResponseCache(path, run="r").get("k")  # another cache on the same file, before the commit
+    assert hit is not None and hit.text == "answer" and not hit.earlier_run
+    shared = ResponseCache(path, run="other", across_runs=True).get("k")
+    assert shared is not None and shared.earlier_run
+    deadline = time.monotonic() + 60
+    while _rows(path) == 0 and time.monotonic() < deadline:  # the writer thread commits within FLUSH_AFTER_S
+        time.sleep(FLUSH_AFTER_S)
+    assert _rows(path) == 1
+
+
+INTERRUPTED = """
+import sys
+from suite.models import ModelReply, ResponseCache
+cache = ResponseCache(sys.argv[1])
+for i in range(20):
+    cache.put(f"k{i}", ModelReply("a", 1, 2, 0.0, False, 0.0, "k", 1, "m"))
+raise KeyboardInterrupt
+"""
+
+
+def test_replies_put_just_before_ctrl_c_are_committed_at_exit(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED, str(path)], capture_output=True, text=True, timeout=120)
+    assert "KeyboardInterrupt" in done.stderr
+    assert _rows(path) == 20
+
+
+def test_a_failed_commit_keeps_the_rows_readable_and_is_raised_by_the_next_put(tmp_path: Path) -> None:
+    broken = tmp_path / "no-table.sqlite"
+    sqlite3.connect(broken).close()  # a file without the replies table: every commit fails
+    writer = CacheWriter(lambda: sqlite3.connect(broken, isolation_level=None, check_same_thread=False))
+    row = ("k", "m", "text", 1, 2, 0.0, None, 0, None, "k")
+    writer.put("k", row)
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        writer.flush()
+    assert writer.get("k") == row  # still queued: nothing put was dropped
+    time.sleep(FLUSH_AFTER_S * 4)  # the writer thread tries again, and fails again
+    deadline = time.monotonic() + 60
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        while time.monotonic() < deadline:
+            writer.put("k2", row)
+            time.sleep(FLUSH_AFTER_S)
+
+
+def test_a_run_in_one_process_reads_back_what_it_stored_before_and_since_and_skips_the_query_otherwise(
+        tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    earlier = ResponseCache(path, run="r")  # e.g. the process that ran the run before a resume
+    earlier.put("before", _reply("stored before"))
+    earlier.close()
+    ResponseCache(path, run="other").put("theirs", _reply("another run's"))
+    cache = ResponseCache(path, run="r", only_process=True)
+    statements: list[str] = []
+    cache._connection().set_trace_callback(statements.append)
+    hit = cache.get("before")
+    assert hit is not None and hit.text == "stored before"
+    ResponseCache(path, run="r").put("since", _reply("put since"))  # another cache of this process, same run
+    since = cache.get("since")
+    assert since is not None and since.text == "put since"
+    statements.clear()
+    assert cache.get("theirs") is None and cache.get("never") is None
+    assert not [s for s in statements if "FROM replies" in s]  # known absent: no query
+    across = ResponseCache(path, run="r", across_runs=True, only_process=True).get("theirs")
+    assert across is not None and across.earlier_run  # --cache still looks at other runs' replies
