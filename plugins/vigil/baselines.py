@@ -280,10 +280,10 @@ def declared() -> list[ShortcutBaseline]:
     return out
 
 
-def play(task: Task, policy: Policy) -> tuple[Any, bool]:
+def play(task: Task, policy: Policy) -> tuple[Any, list[bool]]:
     """Run a blind policy on one task through the env and the parser, in this process (no loop, no images): the
-    settlement, and whether the goal held after any of its steps (then the same policy cut short there and
-    reporting success would have solved the episode)."""
+    settlement, and whether the goal held after each of its steps (where it did, the same policy cut short there
+    and reporting success would have solved the episode)."""
     from suite_vigil import scoring
     from suite_vigil.parsing import parse_reply
     from suite_vigil.plugin import make_env
@@ -300,7 +300,7 @@ def play(task: Task, policy: Policy) -> tuple[Any, bool]:
             step += 1
             if env.step(action).done:
                 break
-        return scoring.settle(task, Trajectory(task=task), env), any(s.goal for s in env.state.log)
+        return scoring.settle(task, Trajectory(task=task), env), [bool(s.goal) for s in env.state.log]
     finally:
         env.close()
 
@@ -317,8 +317,8 @@ def solved_by(task: Task, family: str) -> list[str]:
     for b in BLIND:
         if not applies(b, family) or (b.policy is combined and plays_own):
             continue  # the combined policy plays the family's own kind here: the same actions
-        settlement, reached = play(task, b.policy)
-        if settlement.metrics["B"] or reached:
+        settlement, goals = play(task, b.policy)
+        if settlement.metrics["B"] or any(goals):
             out.append(b.name)
     if plays_own and FAMILY_POLICY[family].__name__ in {BY_POLICY[n] for n in out}:
         out.append("vigil-blind-combined")
