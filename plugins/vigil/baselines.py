@@ -4,8 +4,8 @@ the step index.
 Each policy is a pure function `(instruction, max_steps, step) -> action dict`. The same functions serve three
 users: the scripted models `scripted/vigil-<name>` (registered by the plugin, declared to `suite audit`), the pack
 generator (which redraws any candidate episode one of them solves) and the tests. The kinds, after issue 21's
-table: one click at the image centre then report (PG); walk forward then report (DA); turn 45 degrees eight times
-then report (VS); switch or open what is at the centre, then report the state just set (SV); walk, turn and act
+table: one click at the image centre or at fixed points then report (PG); walk forward, or turn a little and walk,
+then report (DA); turn 45 degrees eight times, or walk 2 m and then turn, then report (VS); switch or open what is at the centre, then report the state just set (SV); walk, turn and act
 at the centre with the instruction's intent, then report (AI, SI, SM, CR); one policy that picks the family's kind
 from the instruction and the budget; and report `success` at once.
 """
@@ -124,6 +124,28 @@ def walk_and_look(instruction: str, max_steps: int, step: int) -> dict[str, Any]
     return _forward(4) if step % 3 == 0 else _turn(90)
 
 
+def low_click(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
+    """PG: ground the point right of centre in the bottom eighth of the frame (400, 420), where close targets sat
+    most often in the generator-2 pack, then report success."""
+    if step:
+        return _report()
+    return {"skill_name": "interact_pixel", "arguments": {"intent": "ground", "x": 400, "y": 420}}
+
+
+def veer_walk(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
+    """DA: turn 20 degrees right once, then walk straight on one step at a time; report success at the last step."""
+    if step >= max_steps - 1:
+        return _report()
+    return _turn(20) if step == 0 else _forward()
+
+
+def walk_then_spin(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
+    """VS: walk 2 m straight on, then turn right 45 degrees at a time; report success at the last step."""
+    if step >= max_steps - 1:
+        return _report()
+    return _forward(8) if step == 0 else _turn(45)
+
+
 def turn_around(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
     """VS: turn right 45 degrees eight times (a full circle on the spot), then report success."""
     return _turn(45) if step < min(8, max_steps - 1) else _report()
@@ -166,7 +188,7 @@ def clear_and_act(instruction: str, max_steps: int, step: int) -> dict[str, Any]
 
 
 #: the blind kind each family's own baseline plays
-FAMILY_POLICY: dict[str, Policy] = {"PG": centre_click, "DA": walk_forward, "VS": turn_around, "SV": force_state,
+FAMILY_POLICY: dict[str, Policy] = {"PG": centre_click, "DA": walk_forward, "VS": walk_then_spin, "SV": force_state,
                                     "AI": walk_and_act, "SI": search_and_act, "SM": pick_and_place,
                                     "CR": clear_and_act}
 
@@ -193,9 +215,15 @@ BLIND = (
                                                             "in turn, then reports success"),
     Blind("vigil-blind-corner-clicks", corner_clicks, ("PG",), "PG: grounds four fixed corner points in turn, "
                                                               "then reports success"),
+    Blind("vigil-blind-low-click", low_click, ("PG",), "PG: grounds (400, 420), low right of centre, then reports "
+                                                       "success"),
     Blind("vigil-blind-walk-forward", walk_forward, ("DA",), "DA: walks forward one step at a time, then reports"),
     Blind("vigil-blind-stride-forward", stride_forward, ("DA",), "DA: walks forward 0.5 m at a time, then "
                                                                  "reports"),
+    Blind("vigil-blind-veer-walk", veer_walk, ("DA",), "DA: turns 20 degrees right, then walks straight on, then "
+                                                       "reports"),
+    Blind("vigil-blind-walk-spin", walk_then_spin, ("VS",), "VS: walks 2 m straight on, then turns 45 degrees at a "
+                                                           "time, then reports"),
     Blind("vigil-blind-walk-look", walk_and_look, ("VS",), "VS: walks 1 m, turns right twice, and again, then "
                                                            "reports"),
     Blind("vigil-blind-turn-around", turn_around, ("VS",), "VS: turns 45 degrees eight times, then reports"),

@@ -39,7 +39,7 @@ from suite_vigil.packgen.candidates import BUILDERS, Site, snake
 from suite_vigil.sim import CAMERA, INTERACTION_DISTANCE
 from suite_vigil.vocabulary import FAMILY_CODES
 
-GENERATOR_VERSION = "2"
+GENERATOR_VERSION = "3"
 PER_FAMILY = 125
 HOUSES = 24
 MAX_DRAWS = 40  # candidate draws per kept episode before a family gives up
