@@ -5,7 +5,8 @@ Each policy is a pure function `(instruction, max_steps, step) -> action dict`. 
 users: the scripted models `scripted/vigil-<name>` (registered by the plugin, declared to `suite audit`), the pack
 generator (which redraws any candidate episode one of them solves) and the tests. The kinds, after issue 21's
 table: one click at the image centre or at fixed points then report (PG); walk forward, or turn a little and walk,
-then report (DA); turn 45 degrees eight times, or walk 2 m and then turn, then report (VS); switch or open what is at the centre, then report the state just set (SV); walk, turn and act
+then report (DA); turn 45 degrees eight times, or walk 2 m and then turn, then report (VS); switch or open what is
+at the centre, then report the state just set (SV); walk, turn and act
 at the centre with the instruction's intent, then report (AI, SI, SM, CR); one policy that picks the family's kind
 from the instruction and the budget; and report `success` at once.
 """

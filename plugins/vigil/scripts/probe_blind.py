@@ -265,16 +265,17 @@ def word_priors(tasks: dict[str, list], n: int) -> dict[str, dict[str, Any]]:
     keys: dict[str, Callable[[dict], Any]] = {
         "SV prior: question text": lambda e: e["instruction"],
         "SV prior: target word": lambda e: re.sub(r" in view", "", e["instruction"]),
-        "SV prior: 'in view' and property": lambda e: (" in view" in e["instruction"], " on or off" in e["instruction"]),
+        "SV prior: 'in view' and property": lambda e: (" in view" in e["instruction"],
+                                                       " on or off" in e["instruction"]),
         "SV prior: house-independent word count": lambda e: len(e["instruction"].split()),
     }
     out = {}
     for name, key in keys.items():
         groups: dict[Any, Counter] = defaultdict(Counter)
-        for e, v in zip(eps, truth):
+        for e, v in zip(eps, truth, strict=True):
             groups[key(e)][v] += 1
         wins = 0
-        for e, v in zip(eps, truth):
+        for e, v in zip(eps, truth, strict=True):
             c = groups[key(e)].copy()
             c[v] -= 1
             guess = c[True] > c[False] if c[True] != c[False] else True
