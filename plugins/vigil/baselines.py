@@ -165,6 +165,23 @@ def walk_and_act(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
     return _click(intent_of(instruction)) if step % 2 == 0 else _forward()
 
 
+THIRDS = ((320, 240), (213, 320), (427, 320))  # the centre and the lower thirds' crossings
+
+
+def walk_act_thirds(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
+    """AI: walk 1 m, then act with the instruction's intent at the centre and the two lower thirds and step 0.25 m
+    forward, over and over; report success at the last step."""
+    if step >= max_steps - 1:
+        return _report()
+    if step == 0:
+        return _forward(4)
+    k = (step - 1) % (len(THIRDS) + 1)
+    if k == len(THIRDS):
+        return _forward()
+    x, y = THIRDS[k]
+    return {"skill_name": "interact_pixel", "arguments": {"intent": intent_of(instruction), "x": x, "y": y}}
+
+
 def search_and_act(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
     """SI: act at the centre, turn 45 degrees, act, step forward, ... until the last step; report success."""
     if step >= max_steps - 1:
@@ -232,6 +249,8 @@ BLIND = (
           "SV: switches on / opens the image centre, then reports that state"),
     Blind("vigil-blind-walk-act", walk_and_act, ("AI",), "AI: acts at the centre with the instruction's intent "
                                                          "and steps forward, in turn, then reports"),
+    Blind("vigil-blind-walk-act-thirds", walk_act_thirds, ("AI",), "AI: walks 1 m, then acts at the centre and "
+                                                                    "the lower thirds, steps, and again"),
     Blind("vigil-blind-search-act", search_and_act, ("SI",), "SI: acts at the centre, turns, acts, steps, ..."),
     Blind("vigil-blind-pick-place", pick_and_place, ("SM",), "SM: opens, picks and places at the centre, "
                                                              "stepping and turning between tries"),

@@ -362,8 +362,8 @@ def _interaction(site: Site, rng: random.Random, intent: str, visible: bool, fam
         return None
     oid = rng.choice(options)
     start = _start_near(site, oid, rng, 1.8, 5.0, VISIBLE_PIXELS) if visible else _start_hidden(site, oid, rng)
-    if start is None:
-        return None
+    if start is None or (visible and site.reached_walking_straight(oid, start[0])):
+        return None  # AI as DA: no straight walk within the view cone brings a blind actor within reach
     desc = describe(site, oid, start[1] if visible else None)
     if desc is None:
         return None

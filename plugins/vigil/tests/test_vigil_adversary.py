@@ -22,7 +22,8 @@ from suite_vigil.sim import CAMERA, INTERACTION_DISTANCE
 from suite_vigil.tests.conftest import tasks
 from suite_vigil.vocabulary import FAMILY_CODES
 
-STRONGEST = {"vigil-blind-walk-spin": "VS", "vigil-blind-veer-walk": "DA", "vigil-blind-low-click": "PG"}
+STRONGEST = {"vigil-blind-walk-spin": "VS", "vigil-blind-veer-walk": "DA", "vigil-blind-low-click": "PG",
+             "vigil-blind-walk-act-thirds": "AI"}
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +60,10 @@ def test_the_routines_never_look_and_stop_at_the_budget() -> None:
     assert baselines.walk_then_spin("x", 20, 0)["arguments"] == {"mode": "forward", "magnitude": 8}
     assert baselines.veer_walk("x", 12, 0)["arguments"] == {"mode": "turn_right", "magnitude": 20}
     assert baselines.low_click("x", 5, 0)["arguments"] == {"intent": "ground", "x": 400, "y": 420}
+    acts = [baselines.walk_act_thirds("Open the fridge.", 25, s) for s in range(25)]
+    assert acts[0]["arguments"] == {"mode": "forward", "magnitude": 4} and acts[-1]["skill_name"] == "report"
+    assert [a["arguments"].get("x") for a in acts[1:5]] == [320, 213, 427, None]
+    assert {a["arguments"]["intent"] for a in acts if a["skill_name"] == "interact_pixel"} == {"open_access"}
 
 
 def _veer_solvable(ep: dict[str, Any]) -> tuple[dict[str, Any], Site, Agent]:
@@ -102,8 +107,9 @@ def test_the_generator_rejects_a_candidate_the_veer_walk_solves(by_family, monke
     assert tally["rejected_by_baselines"] >= 1 and kept[0]["agent_init"] != easy["agent_init"]
 
 
-def test_no_da_target_is_within_reach_of_a_straight_walk(by_family) -> None:
-    for ep in by_family["DA"][:25]:
+@pytest.mark.parametrize("family", ["DA", "AI"])
+def test_no_da_or_ai_target_is_within_reach_of_a_straight_walk(by_family, family: str) -> None:
+    for ep in by_family[family][:25]:
         site = _site(ep["house"])
         assert not site.reached_walking_straight(ep["success_spec"]["target"], _pose(ep)), ep["episode_id"]
 
