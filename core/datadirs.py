@@ -76,6 +76,30 @@ def _kind(source: DataSource, path: Path) -> str:
     return "user"
 
 
+def pack_version(source: DataSource | None, path: Path) -> dict[str, object] | None:
+    """The version of a generated pack from its manifest (generator, its version where stated, seed), or None for
+    a folder that is not a generated pack."""
+    manifest = path / (source.pack_manifest if source else "PACK.json")
+    if not manifest.is_file():
+        return None
+    data = read_json(manifest)
+    keys = ("generator", "generator_version", "seed")
+    return {k: data[k] for k in keys if k in data}
+
+
+def describe_pack(pack: dict[str, object] | None, sha256: str | None) -> str:
+    """A generated pack's version in words: 'generator suite_x.gen version 3, seed 0, data sha256 0123abcd4567'."""
+    parts = []
+    if pack and pack.get("generator"):
+        version = f" version {pack['generator_version']}" if pack.get("generator_version") else ""
+        parts.append(f"generator {pack['generator']}{version}")
+    if pack and pack.get("seed") is not None:
+        parts.append(f"seed {pack['seed']}")
+    if sha256:
+        parts.append(f"data sha256 {sha256[:12]}")
+    return ", ".join(parts)
+
+
 def tree_hash(root: Path) -> str:
     """A sha256 over every file's relative path and bytes under `root` (sorted), for run metadata."""
     digest = hashlib.sha256()

@@ -310,7 +310,9 @@ def run_metadata(host: PluginHost, cfg: DictConfig, benchmarks: list[str],
         "git_commit": _git_commit(),
         "plugins": {p: host.plugin_version(p) for p in plugins},
         "benchmarks": benchmarks,
-        "data": {b: {"kind": c.kind, "path": str(c.path), "origin": c.origin, "sha256": datadirs.tree_hash(c.path)}
+        "data": {b: {"kind": c.kind, "path": str(c.path), "origin": c.origin, "sha256": datadirs.tree_hash(c.path),
+                     **({"pack": pack} if (pack := datadirs.pack_version(host.registry.data_sources.get(b), c.path))
+                        else {})}
                  for b, c in choices.items()},
         "seed": int(cfg.run.seed),
         "model": cfg.run.model,

@@ -74,3 +74,18 @@ def test_user_data_is_named_in_the_run_and_the_paper_caveat(sources: dict, tmp_p
     text = " ".join(capsys.readouterr().out.split())
     assert "data: omniear: USER data (neither a generated pack nor verified as the official release)" in text
     assert "official data" not in text.replace("the official data", "").replace("official release", "")
+
+
+def test_a_generated_packs_version_is_read_from_its_manifest(sources: dict, tmp_path: Path) -> None:
+    from suite.datadirs import describe_pack, pack_version
+
+    vigil = sources["vigil"]
+    manifest = json.loads((vigil.pack_dir / vigil.pack_manifest).read_text())
+    pack = pack_version(vigil, vigil.pack_dir)
+    assert pack == {"generator": manifest["generator"], "generator_version": manifest["generator_version"],
+                    "seed": manifest["seed"]}
+    assert describe_pack(pack, "0123456789abcdef") == (
+        f"generator {manifest['generator']} version {manifest['generator_version']}, seed {manifest['seed']}, "
+        "data sha256 0123456789ab")
+    assert describe_pack({"generator": "g", "seed": 14}, None) == "generator g, seed 14"  # no version stated
+    assert pack_version(vigil, _copy_without_manifest(vigil, tmp_path / "user")) is None

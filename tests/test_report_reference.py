@@ -43,6 +43,11 @@ def test_json_holds_the_paper_rows_apart_with_the_difference(gpt4o_run: Path,
         "paper": "OmniEAR: Benchmarking Agent Reasoning in Embodied Tasks", "table": "Table 1",
         "arxiv": "2508.05614", "arxiv_version": None}
     assert section["matches"] == {"0": "GPT-4o"} and "GENERATED pack" in section["caveat"]
+    manifest = json.loads((Path(report["runs"][0]["data"]["omniear"]["path"]) / "PACK.json").read_text())
+    # the caveat names the pack's version: its generator, seed and data hash, from the run's metadata
+    assert f"generator {manifest['generator']}" in section["caveat"]
+    assert f"seed {manifest['seed']}, data sha256 {report['runs'][0]['data']['omniear']['sha256'][:12]}" \
+        in section["caveat"]
     assert len(report["rows"]) == 1 and report["comparisons"] == []  # never a row of its own or a comparison
     table = report["details"]["omniear"][0]
     assert table["reference_rows"][0][:2] == ["paper: GPT-4o", "partial observability"]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from omegaconf import OmegaConf
+from suite.datadirs import describe_pack
 from suite.errors import DataError
 from suite.plugins import PluginHost
 from suite.schemas import read_json, validate
@@ -84,8 +85,11 @@ def reference_section(host: PluginHost | None, summary: dict[str, Any]) -> dict[
                    for i, t in enumerate(ref["tables"]) for e in t["entries"]]
         kinds = {run.get("data", {}).get(bench, {}).get("kind") for run in summary["runs"]} - {None}
         other = sorted(k for k in kinds if k != ref["data"]["kind"])
+        packs = sorted({describe_pack(d.get("pack"), d.get("sha256")) for run in summary["runs"]
+                        if (d := run.get("data", {}).get(bench, {})).get("kind") == "generated"} - {""})
         caveat = (f"{bench}: the paper's numbers are on {ref['data']['description']}; these runs used "
-                  f"{' and '.join(_data_kind(k) for k in other)}, so "
+                  f"{' and '.join(_data_kind(k) for k in other)}"
+                  f"{' (' + '; '.join(packs) + ')' if packs else ''}, so "
                   "the paper rows are not like-for-like" if other else None)
         modelless = modelless_agents(host, bench)
         matches = {i: paper_model(ref, row["model"]) for i, row in enumerate(summary["rows"])

@@ -4,8 +4,9 @@ the step index.
 Each policy is a pure function `(instruction, max_steps, step) -> action dict`. The same functions serve three
 users: the scripted models `scripted/vigil-<name>` (registered by the plugin, declared to `suite audit`), the pack
 generator (which redraws any candidate episode one of them solves) and the tests. The kinds, after issue 21's
-table: one click at the image centre then report (PG); walk forward then report (DA); turn 45 degrees eight times
-then report (VS); switch or open what is at the centre, then report the state just set (SV); walk, turn and act
+table: one click at the image centre or at fixed points then report (PG); walk forward, or turn a little and walk,
+then report (DA); turn 45 degrees eight times, or walk 2 m and then turn, then report (VS); switch or open what is
+at the centre, then report the state just set (SV); walk, turn and act
 at the centre with the instruction's intent, then report (AI, SI, SM, CR); one policy that picks the family's kind
 from the instruction and the budget; and report `success` at once.
 """
@@ -124,6 +125,28 @@ def walk_and_look(instruction: str, max_steps: int, step: int) -> dict[str, Any]
     return _forward(4) if step % 3 == 0 else _turn(90)
 
 
+def low_click(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
+    """PG: ground the point right of centre in the bottom eighth of the frame (400, 420), where close targets sat
+    most often in the generator-2 pack, then report success."""
+    if step:
+        return _report()
+    return {"skill_name": "interact_pixel", "arguments": {"intent": "ground", "x": 400, "y": 420}}
+
+
+def veer_walk(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
+    """DA: turn 20 degrees right once, then walk straight on one step at a time; report success at the last step."""
+    if step >= max_steps - 1:
+        return _report()
+    return _turn(20) if step == 0 else _forward()
+
+
+def walk_then_spin(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
+    """VS: walk 2 m straight on, then turn right 45 degrees at a time; report success at the last step."""
+    if step >= max_steps - 1:
+        return _report()
+    return _forward(8) if step == 0 else _turn(45)
+
+
 def turn_around(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
     """VS: turn right 45 degrees eight times (a full circle on the spot), then report success."""
     return _turn(45) if step < min(8, max_steps - 1) else _report()
@@ -140,6 +163,23 @@ def walk_and_act(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
     if step >= max_steps - 1:
         return _report()
     return _click(intent_of(instruction)) if step % 2 == 0 else _forward()
+
+
+THIRDS = ((320, 240), (213, 320), (427, 320))  # the centre and the lower thirds' crossings
+
+
+def walk_act_thirds(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
+    """AI: walk 1 m, then act with the instruction's intent at the centre and the two lower thirds and step 0.25 m
+    forward, over and over; report success at the last step."""
+    if step >= max_steps - 1:
+        return _report()
+    if step == 0:
+        return _forward(4)
+    k = (step - 1) % (len(THIRDS) + 1)
+    if k == len(THIRDS):
+        return _forward()
+    x, y = THIRDS[k]
+    return {"skill_name": "interact_pixel", "arguments": {"intent": intent_of(instruction), "x": x, "y": y}}
 
 
 def search_and_act(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
@@ -166,7 +206,7 @@ def clear_and_act(instruction: str, max_steps: int, step: int) -> dict[str, Any]
 
 
 #: the blind kind each family's own baseline plays
-FAMILY_POLICY: dict[str, Policy] = {"PG": centre_click, "DA": walk_forward, "VS": turn_around, "SV": force_state,
+FAMILY_POLICY: dict[str, Policy] = {"PG": centre_click, "DA": walk_forward, "VS": walk_then_spin, "SV": force_state,
                                     "AI": walk_and_act, "SI": search_and_act, "SM": pick_and_place,
                                     "CR": clear_and_act}
 
@@ -193,9 +233,15 @@ BLIND = (
                                                             "in turn, then reports success"),
     Blind("vigil-blind-corner-clicks", corner_clicks, ("PG",), "PG: grounds four fixed corner points in turn, "
                                                               "then reports success"),
+    Blind("vigil-blind-low-click", low_click, ("PG",), "PG: grounds (400, 420), low right of centre, then reports "
+                                                       "success"),
     Blind("vigil-blind-walk-forward", walk_forward, ("DA",), "DA: walks forward one step at a time, then reports"),
     Blind("vigil-blind-stride-forward", stride_forward, ("DA",), "DA: walks forward 0.5 m at a time, then "
                                                                  "reports"),
+    Blind("vigil-blind-veer-walk", veer_walk, ("DA",), "DA: turns 20 degrees right, then walks straight on, then "
+                                                       "reports"),
+    Blind("vigil-blind-walk-spin", walk_then_spin, ("VS",), "VS: walks 2 m straight on, then turns 45 degrees at a "
+                                                           "time, then reports"),
     Blind("vigil-blind-walk-look", walk_and_look, ("VS",), "VS: walks 1 m, turns right twice, and again, then "
                                                            "reports"),
     Blind("vigil-blind-turn-around", turn_around, ("VS",), "VS: turns 45 degrees eight times, then reports"),
@@ -203,6 +249,8 @@ BLIND = (
           "SV: switches on / opens the image centre, then reports that state"),
     Blind("vigil-blind-walk-act", walk_and_act, ("AI",), "AI: acts at the centre with the instruction's intent "
                                                          "and steps forward, in turn, then reports"),
+    Blind("vigil-blind-walk-act-thirds", walk_act_thirds, ("AI",), "AI: walks 1 m, then acts at the centre and "
+                                                                    "the lower thirds, steps, and again"),
     Blind("vigil-blind-search-act", search_and_act, ("SI",), "SI: acts at the centre, turns, acts, steps, ..."),
     Blind("vigil-blind-pick-place", pick_and_place, ("SM",), "SM: opens, picks and places at the centre, "
                                                              "stepping and turning between tries"),
@@ -280,10 +328,10 @@ def declared() -> list[ShortcutBaseline]:
     return out
 
 
-def play(task: Task, policy: Policy) -> tuple[Any, bool]:
+def play(task: Task, policy: Policy) -> tuple[Any, list[bool]]:
     """Run a blind policy on one task through the env and the parser, in this process (no loop, no images): the
-    settlement, and whether the goal held after any of its steps (then the same policy cut short there and
-    reporting success would have solved the episode)."""
+    settlement, and whether the goal held after each of its steps (where it did, the same policy cut short there
+    and reporting success would have solved the episode)."""
     from suite_vigil import scoring
     from suite_vigil.parsing import parse_reply
     from suite_vigil.plugin import make_env
@@ -300,7 +348,7 @@ def play(task: Task, policy: Policy) -> tuple[Any, bool]:
             step += 1
             if env.step(action).done:
                 break
-        return scoring.settle(task, Trajectory(task=task), env), any(s.goal for s in env.state.log)
+        return scoring.settle(task, Trajectory(task=task), env), [bool(s.goal) for s in env.state.log]
     finally:
         env.close()
 
@@ -317,8 +365,8 @@ def solved_by(task: Task, family: str) -> list[str]:
     for b in BLIND:
         if not applies(b, family) or (b.policy is combined and plays_own):
             continue  # the combined policy plays the family's own kind here: the same actions
-        settlement, reached = play(task, b.policy)
-        if settlement.metrics["B"] or reached:
+        settlement, goals = play(task, b.policy)
+        if settlement.metrics["B"] or any(goals):
             out.append(b.name)
     if plays_own and FAMILY_POLICY[family].__name__ in {BY_POLICY[n] for n in out}:
         out.append("vigil-blind-combined")

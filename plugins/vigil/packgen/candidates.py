@@ -45,6 +45,18 @@ FRONT_COS = 0.5  # SV: the start position lies within 60 degrees of such an obje
 YAW_OFFSET = 40.0  # a visible target's bearing is drawn within this many degrees either side of the view axis
 HORIZONS = (0.0, 15.0, 30.0)  # camera pitches a start pose draws from, whatever the target
 OTHER_ROOM = 0.75  # VS/SI: the share of draws that start in a room other than the target's
+#: VS: a blind walk straight on from the start, in any of these headings (degrees from the start's), looking round
+#: every WALK_LOOK metres up to WALK_REACH metres, must not bring the target into view (walk k metres, then spin)
+WALK_HEADINGS = tuple(range(0, 360, 15))
+WALK_REACH, WALK_LOOK = 5.0, 0.5
+#: DA: no straight walk from the start within this many degrees either side of its view axis (every 5 degrees)
+#: comes within reach of the target (turn a little, then walk straight on)
+APPROACH_CONE = 60
+STRIDE = 0.25
+#: PG: a blind click at a fixed point must miss the target: no point of a 7x7 grid of the frame (80 px by 60 px
+#: apart) nor the thirds' crossings lies on it
+CLICK_POINTS = tuple((x, y) for y in range(60, 480, 60) for x in range(80, 640, 80)) + \
+    tuple((x, y) for x in (213, 427) for y in (160, 320))
 
 
 def words(object_type: str) -> str:
@@ -114,6 +126,45 @@ class Site:
                 if oid in self.visible(Agent(cell[0], cell[1], float(yaw), horizon, True), oid):
                     return False
         return True
+
+    def straight_walk(self, x: float, z: float, yaw: float, reach: float) -> list[tuple[float, float]]:
+        """The positions a walk straight on from (x, z) at heading `yaw` passes, 0.25 m at a time, up to `reach`
+        metres or until something blocks it."""
+        rad = math.radians(yaw)
+        dx, dz = STRIDE * math.sin(rad), STRIDE * math.cos(rad)
+        out: list[tuple[float, float]] = []
+        for _ in range(int(round(reach / STRIDE))):
+            if self.ctl.nav.path_blocker(x, z, x + dx, z + dz) is not None:
+                break
+            x, z = x + dx, z + dz
+            out.append((x, z))
+        return out
+
+    def seen_on_a_straight_walk(self, oid: str, pose: Agent) -> bool:
+        """VS: whether a blind agent who turns to any of WALK_HEADINGS, walks straight on and looks round every
+        WALK_LOOK metres (up to WALK_REACH) would see the object."""
+        every = int(round(WALK_LOOK / STRIDE))
+        for heading in WALK_HEADINGS:
+            path = self.straight_walk(pose.x, pose.z, pose.yaw + heading, WALK_REACH)
+            if any(not self.hidden_all_round(oid, cell) for cell in path[every - 1::every]):
+                return True
+        return False
+
+    def reached_walking_straight(self, oid: str, pose: Agent) -> bool:
+        """DA: whether a blind agent who turns by up to APPROACH_CONE degrees either way (every 5) and walks
+        straight on would pass within reach (goals.NEAR) of the object."""
+        x0, _, z0, x1, _, z1 = self.world.objects[oid].box
+        for turn in range(-APPROACH_CONE, APPROACH_CONE + 1, 5):
+            for x, z in self.straight_walk(pose.x, pose.z, pose.yaw + turn, 10.0):
+                if math.hypot(max(x0 - x, 0, x - x1), max(z0 - z, 0, z - z1)) < goals.NEAR:
+                    return True
+        return False
+
+    def under_fixed_points(self, oid: str, pose: Agent) -> bool:
+        """PG: whether the object lies under any of CLICK_POINTS of the 640x480 frame seen from a pose."""
+        self.world.set_agent(pose)
+        w, h = self.ctl.width, self.ctl.height
+        return any(self.ctl.object_at(x / w, y / h) == oid for x, y in CLICK_POINTS)
 
     def room_of(self, x: float, z: float) -> str | None:
         """The room a position is in."""
@@ -230,7 +281,7 @@ def build_pg(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
         return None
     oid = rng.choice(options)
     start = _in_view(site, oid, rng, 0.5, 1.3)
-    if start is None:
+    if start is None or site.under_fixed_points(oid, start[0]):
         return None
     spec = {"type": "target_grounded", "target": oid}
     return _episode("PG", site, oid, f"Find {start[1]} in your current view and ground it with a click, then "
@@ -242,7 +293,7 @@ def build_da(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
     options = _targets(site, lambda o: not site.world.enclosed(o.id) and o.type != "Doorway")
     oid = rng.choice(options)
     start = _in_view(site, oid, rng, 2.0, 5.0)
-    if start is None:
+    if start is None or site.reached_walking_straight(oid, start[0]):
         return None
     spec = {"type": "agent_near_target", "target": oid, "distance": goals.NEAR}
     return _episode("DA", site, oid, f"Walk up to {start[1]} until it is within 1.5 m of you, then report.",
@@ -254,7 +305,7 @@ def build_vs(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
     options = _targets(site, lambda o: not site.world.enclosed(o.id) and site.counts()[o.type] == 1)
     oid = rng.choice(options)
     start = _start_hidden(site, oid, rng)
-    if start is None:
+    if start is None or site.seen_on_a_straight_walk(oid, start[0]):
         return None
     spec = {"type": "object_state", "target": oid, "property": "visible", "value": True, "latched": True}
     return _episode("VS", site, oid, f"Search for {describe(site, oid, None)}: move and look around until you "
@@ -311,8 +362,8 @@ def _interaction(site: Site, rng: random.Random, intent: str, visible: bool, fam
         return None
     oid = rng.choice(options)
     start = _start_near(site, oid, rng, 1.8, 5.0, VISIBLE_PIXELS) if visible else _start_hidden(site, oid, rng)
-    if start is None:
-        return None
+    if start is None or (visible and site.reached_walking_straight(oid, start[0])):
+        return None  # AI as DA: no straight walk within the view cone brings a blind actor within reach
     desc = describe(site, oid, start[1] if visible else None)
     if desc is None:
         return None

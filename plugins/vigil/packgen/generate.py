@@ -39,7 +39,7 @@ from suite_vigil.packgen.candidates import BUILDERS, Site, snake
 from suite_vigil.sim import CAMERA, INTERACTION_DISTANCE
 from suite_vigil.vocabulary import FAMILY_CODES
 
-GENERATOR_VERSION = "2"
+GENERATOR_VERSION = "3"
 PER_FAMILY = 125
 HOUSES = 24
 MAX_DRAWS = 40  # candidate draws per kept episode before a family gives up
@@ -166,19 +166,35 @@ def _sha(path: Path) -> str:
 
 
 def generate(out: Path = DEFAULT_OUT, seed: int = 0, workers: int = 2, per_family: int = PER_FAMILY,
-             families: tuple[str, ...] = FAMILY_CODES) -> dict[str, Any]:
-    """Write the whole pack to `out`; returns the manifest."""
+             families: tuple[str, ...] = FAMILY_CODES, update: bool = False) -> dict[str, Any]:
+    """Write the whole pack to `out`; returns the manifest. With `update`, rebuild only `families` in the pack
+    already at `out` (same seed) and keep its other families: each family has its own seeded stream, so this
+    writes what a whole rebuild would (the manifest's build_s adds this run's time to the previous one)."""
     started = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
     scenes = build_houses(out, seed)
     limits = invalid_limits()
     episodes: list[dict[str, Any]] = []
     tallies: dict[str, dict[str, int]] = {}
+    previous_s = 0.0
+    if update:
+        old = json.loads((out / PACK_MANIFEST).read_text(encoding="utf-8"))
+        if old["seed"] != seed or old["per_family"] != per_family:
+            raise SystemExit(f"--update: the pack at {out} has seed {old['seed']} and {old['per_family']} per "
+                             f"family, not {seed} and {per_family}")
+        kept = [f for f in old["families"] if f not in families]
+        episodes = [e for e in json.loads((out / EPISODES).read_text(encoding="utf-8")) if e["family"] in kept]
+        tallies = {f: {k: v for k, v in old["families"][f].items() if k not in ("episodes", "oracle_steps_mean",
+                                                                                  "oracle_steps_max")}
+                   for f in kept}
+        previous_s = float(old.get("build_s", 0.0))
+        families = tuple(f for f in FAMILY_CODES if f in families)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = {f: pool.submit(build_family, f, seed, str(out), scenes, per_family, limits) for f in families}
         for family, future in futures.items():
             kept, tallies[family] = future.result()
             episodes += kept
+    families = tuple(f for f in FAMILY_CODES if f in tallies)
     episodes.sort(key=lambda e: e["episode_id"])
     (out / EPISODES).write_text(json.dumps(episodes, indent=0, separators=(",", ":")) + "\n", encoding="utf-8")
     steps = {f: [e["meta"]["oracle_steps"] for e in episodes if e["family"] == f] for f in families}
@@ -195,7 +211,7 @@ def generate(out: Path = DEFAULT_OUT, seed: int = 0, workers: int = 2, per_famil
         "blind_B_overall": _overall(tallies, families),
         "files": {p.relative_to(out).as_posix(): _sha(p) for p in sorted(out.rglob("*.json"))
                   if p.name != PACK_MANIFEST},
-        "build_s": round(time.monotonic() - started, 1),
+        "build_s": round(previous_s + time.monotonic() - started, 1),
     }
     (out / PACK_MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest
@@ -209,8 +225,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--per-family", type=int, default=PER_FAMILY)
     ap.add_argument("--families", default=",".join(FAMILY_CODES))
+    ap.add_argument("--update", action="store_true", help="rebuild only --families in the pack at --out")
     args = ap.parse_args(argv)
-    manifest = generate(args.out, args.seed, args.workers, args.per_family, tuple(args.families.split(",")))
+    manifest = generate(args.out, args.seed, args.workers, args.per_family, tuple(args.families.split(",")),
+                        args.update)
     for family, figures in manifest["families"].items():
         print(f"{family}: {figures}")
     print(f"built in {manifest['build_s']} s -> {args.out}")
