@@ -70,7 +70,6 @@ def register(registry: Registry) -> None:
         chance=baselines.CHANCE,
         baselines=baselines.declared(),
         audit_by=lambda task: task.category,
-        audit_limit=400,  # 50 per family: no success in 50 bounds a family's rate below 7.2 % (ceiling: chance + 10)
         images=lambda section: "vigil.images=false" if section is None or section.get("images", True) else None,
         blind_config={"vigil.images": False},  # the blind baselines never read a frame: none is rendered for them
         strata=family,
