@@ -27,9 +27,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from step_counter import build_prompt, load_tasks, make_env, parse_action, settle  # noqa: F401 - the plugin's hooks
 from suite.hookspecs import hookimpl
 from suite.models import register_script
-from suite.records import Action, Observation, Settlement, StepResult, Task
 from suite.registry import BenchmarkSpec, Metric
 
 HERE = Path(__file__).resolve().parent
@@ -38,63 +38,12 @@ BENCH = "wait"
 ONE_PER_ACTOR = {"num_cpus": 1}
 
 
-class TextEnv:
-    """A text world whose steps cost nothing: counts to `steps`."""
-
-    def __init__(self, task: Task) -> None:
-        self.task = task
-        self.count = 0
-
-    def reset(self) -> Observation:
-        """Start."""
-        self.count = 0
-        return Observation(text="step 0")
-
-    def step(self, action: str) -> StepResult:
-        """Count the step."""
-        self.count += 1
-        return StepResult(Observation(text=f"step {self.count}"), done=self.count >= self.task.data["steps"])
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-
 @hookimpl
 def register(registry: Any) -> None:
     """Declare the `wait` benchmark and the `scripted/wait` model (its latency from SUITE_BENCH_LATENCY_S)."""
     register_script(BENCH, lambda messages: "ACTION: go", latency_s=float(os.environ.get("SUITE_BENCH_LATENCY_S", 0.5)))
     registry.add_benchmark(BenchmarkSpec(BENCH, "steps that wait on the model, for the latency benchmark",
                                          [Metric("success", "SR")], inline_env=True))
-
-
-@hookimpl
-def load_tasks(benchmark: str, config: Any) -> list[Task]:
-    """The tasks listed in the config section (`wait.tasks`)."""
-    return [Task(BENCH, t["id"], dict(t), max_steps=t["steps"]) for t in config.tasks]
-
-
-@hookimpl
-def make_env(benchmark: str, task: Task, config: Any) -> TextEnv:
-    """A fresh counter."""
-    return TextEnv(task)
-
-
-@hookimpl
-def build_prompt(benchmark: str, task: Task, observation: Observation, history: list[Any]) -> list[dict[str, Any]]:
-    """The observation as one message."""
-    return [{"role": "user", "content": observation.text}]
-
-
-@hookimpl
-def parse_action(benchmark: str, task: Task, reply: str) -> Action:
-    """Any reply goes on."""
-    return Action(value="go", text=reply)
-
-
-@hookimpl
-def settle(benchmark: str, task: Task, trajectory: Any, env: TextEnv) -> Settlement:
-    """Success when every step was taken."""
-    return Settlement("success", {"success": env.count >= task.data["steps"]})
 
 
 def text_simulator_resources() -> dict[str, float]:

@@ -28,9 +28,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from step_counter import build_prompt, burn, load_tasks, make_env, parse_action, settle  # noqa: F401 - the plugin's hooks
 from suite.hookspecs import hookimpl
 from suite.models import register_script
-from suite.records import Action, Observation, Settlement, StepResult, Task
 from suite.registry import BenchmarkSpec, Metric
 
 HERE = Path(__file__).resolve().parent
@@ -40,71 +40,11 @@ OVERHEAD_STEPS = 200
 REPEATS = 3
 
 
-def burn(iterations: int) -> int:
-    """Pure-Python CPU work (holds the GIL, like a Python simulator step)."""
-    total = 0
-    for i in range(iterations):
-        total += i * i % 7
-    return total
-
-
-class BurnEnv:
-    """Steps `steps` times, each burning `iterations` loop iterations."""
-
-    def __init__(self, task: Task) -> None:
-        self.task = task
-        self.count = 0
-
-    def reset(self) -> Observation:
-        """Start."""
-        self.count = 0
-        return Observation(text="step 0")
-
-    def step(self, action: str) -> StepResult:
-        """Burn, then count the step."""
-        burn(self.task.data["iterations"])
-        self.count += 1
-        return StepResult(Observation(text=f"step {self.count}"), done=self.count >= self.task.data["steps"])
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-
 @hookimpl
 def register(registry: Any) -> None:
     """Declare the `burn` benchmark and the `scripted/burn` model."""
     register_script(BENCH, lambda messages: "ACTION: go")
     registry.add_benchmark(BenchmarkSpec(BENCH, "CPU-bound steps for the scaling benchmark", [Metric("success", "SR")]))
-
-
-@hookimpl
-def load_tasks(benchmark: str, config: Any) -> list[Task]:
-    """The tasks listed in the config section (`burn.tasks`)."""
-    return [Task(BENCH, t["id"], dict(t), max_steps=t["steps"]) for t in config.tasks]
-
-
-@hookimpl
-def make_env(benchmark: str, task: Task, config: Any) -> BurnEnv:
-    """A fresh burner."""
-    return BurnEnv(task)
-
-
-@hookimpl
-def build_prompt(benchmark: str, task: Task, observation: Observation, history: list[Any]) -> list[dict[str, Any]]:
-    """The observation as one message."""
-    return [{"role": "user", "content": observation.text}]
-
-
-@hookimpl
-def parse_action(benchmark: str, task: Task, reply: str) -> Action:
-    """Any reply goes on."""
-    return Action(value="go", text=reply)
-
-
-@hookimpl
-def settle(benchmark: str, task: Task, trajectory: Any, env: BurnEnv) -> Settlement:
-    """Success when every step was taken."""
-    return Settlement("success", {"success": env.count >= task.data["steps"]})
 
 
 class Clock:

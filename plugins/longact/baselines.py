@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,7 +117,7 @@ class Wander:
         return self.queue.popleft()
 
 
-class Policy:
+class Policy(ABC):
     """A baseline policy over observation text; one per episode, seeded by the episode."""
 
     name = ""
@@ -137,9 +138,9 @@ class Policy:
         self.last = self.choose(seen)
         return self.last
 
+    @abstractmethod
     def choose(self, seen: Seen) -> dict[str, Any]:
-        """The policy's decision (subclasses)."""
-        raise NotImplementedError
+        """The policy's decision."""
 
     def _move(self, seen: Seen) -> dict[str, Any]:
         moved = self.last.get("action") in ("MoveAhead", "MoveBack", "MoveLeft", "MoveRight")
