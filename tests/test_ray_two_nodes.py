@@ -148,7 +148,7 @@ def test_run_survives_losing_a_worker_node_and_model_services(cluster: tuple[str
     assert {r["placement"]["node"] for r in records} == {HEAD, WORKER}  # both nodes ran episodes
     assert "left the cluster" in err, err
     lost = store.spend()["counter"]["node_lost"]  # the attempts cut off there: their calls were paid again
-    assert lost.attempts >= 1 and lost.steps >= 1
+    assert lost.attempts >= 1  # how many steps they had streamed depends on when the kill lands (0 under load)
     notes = summarize(None, [out])["notes"]
     assert any(n.startswith("PAID TWICE after a node loss: scripted/ray-counter-slow / direct / counter: "
                             f"up to {lost.attempts} model call(s) in flight") for n in notes), notes
