@@ -23,7 +23,9 @@ call, the default for simulators that do not declare it (replies are parsed on t
     with the simulator's calls in worker threads (it adds the threads' wake-ups).
 (b) Concurrency efficiency: 64 episodes x 10 steps with a model of fixed 100 ms latency, all in flight at
     once. The ideal is 640 steps/s (every step waits only for its model call); efficiency = measured steps/s
-    over the executor's run / 640. Target: >= 0.95. A plain-asyncio baseline (64 tasks x 10 sleeps of
+    over the executor's run / 640. Target: >= 0.85. The model calls go to the run's model-call worker processes
+    (`model.call_workers=auto`, the default); `efficiency_in_process` is the same with them off
+    (`model.call_workers=0`), every call made on the run's loop. A plain-asyncio baseline (64 tasks x 10 sleeps of
     100 ms) shows what the machine allows with no work per step. From the CPU a step costs (measured) and the
     cores, the bench also works out the best efficiency any scheduler could reach (`efficiency_ceiling*`, see
     `efficiency_ceiling`), and litellm's own CPU per call (`litellm_cpu_ms_per_call`), measured alone.
@@ -67,7 +69,7 @@ LATENCY_B_S = 0.1
 IDEAL_STEPS_PER_S = EPISODES_B / LATENCY_B_S
 IDEAL_MS = STEPS * LATENCY_B_S * 1000  # one episode of workload (b) with nothing but its model calls
 TARGET_STEP_MS = 0.5
-TARGET_EFFICIENCY = 0.95
+TARGET_EFFICIENCY = 0.85  # issue 27: 0.9 of the one-process ceiling (0.93)
 ZERO_MODEL = "overhead-zero"
 SLOW_MODEL = "overhead-100ms"
 
@@ -103,7 +105,7 @@ class StepEnv:
 def register(registry: Any) -> None:
     """Declare the `overhead` benchmark and its two scripted models (no latency, and 100 ms)."""
     register_script(ZERO_MODEL, reply)
-    register_script(SLOW_MODEL, reply, latency_s=LATENCY_B_S)
+    register_script(SLOW_MODEL, reply, latency_s=LATENCY_B_S, any_process=True)
     registry.add_benchmark(BenchmarkSpec(BENCH, "fixed-length episodes for the overhead benchmark",
                                          [Metric("success", "SR")], inline_env=True,
                                          inline_parse=True))
@@ -242,9 +244,10 @@ def _request_key(metadata: Any) -> tuple[str, int]:
 # ---------------------------------------------------------------- our runs
 
 
-def run_suite(episodes: int, concurrency: int, model: str, out: Path, bench: str = BENCH) -> tuple[float, float]:
-    """Plan and run `episodes` x 10 steps of `bench` through the suite; (wall, process CPU) seconds of the
-    executor's run."""
+def run_suite(episodes: int, concurrency: int, model: str, out: Path, bench: str = BENCH,
+              call_workers: int | str = "auto") -> tuple[float, float]:
+    """Plan and run `episodes` x 10 steps of `bench` through the suite; (wall, CPU) seconds of the executor's run,
+    the CPU of this process and of its model-call worker processes (`model.call_workers`)."""
     from omegaconf import OmegaConf
     from suite import config as configmod
     from suite import runner
@@ -256,16 +259,16 @@ def run_suite(episodes: int, concurrency: int, model: str, out: Path, bench: str
     tasks = [{"id": f"e{i:03d}", "steps": STEPS} for i in range(episodes)]
     settings = {"run.plugins": [bench], "run.model": f"scripted/{model}", "run.agent": "direct",
                 "run.executor": "local", "run.concurrency": concurrency, "model.cache": False,
-                f"{bench}.tasks": tasks}
+                "model.call_workers": call_workers, f"{bench}.tasks": tasks}
     for key, value in settings.items():
         OmegaConf.update(cfg, key, value, force_add=True)
     session, planned = start_session(host, cfg, str(out))
 
     async def timed() -> tuple[float, float]:
         """Run the executor; (wall, process CPU) seconds."""
-        start, cpu = time.perf_counter(), time.process_time()
-        status = await runner.execute(session, planned)
-        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+        start, cpu = time.perf_counter(), _cpu_with_children()
+        status = await runner.execute(session, planned)  # closes (and waits for) the call workers at its end
+        elapsed, cpu = time.perf_counter() - start, _cpu_with_children() - cpu
         if status != "complete":
             raise RuntimeError(f"bench run ended {status}")
         return elapsed, cpu
@@ -279,6 +282,14 @@ def run_suite(episodes: int, concurrency: int, model: str, out: Path, bench: str
     if len(records) != episodes or bad:
         raise RuntimeError(f"bench run is not what it should be: {len(records)} records, e.g. {bad[:1]}")
     return elapsed, cpu
+
+
+def _cpu_with_children() -> float:
+    """CPU seconds of this process and of its ended children (the model-call workers, once closed)."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def suite_step_overhead(episodes: int, root: Path) -> dict[str, float]:
@@ -307,9 +318,10 @@ def per_step_ms(seconds: float, steps: int) -> float:
     return seconds * 1000 / steps if steps else 0.0
 
 
-def suite_efficiency(root: Path) -> tuple[float, float]:
-    """Workload (b) through the suite: (steps/s over the ideal, process CPU ms per step while it ran)."""
-    elapsed, cpu = run_suite(EPISODES_B, EPISODES_B, SLOW_MODEL, root)
+def suite_efficiency(root: Path, call_workers: int | str = "auto") -> tuple[float, float]:
+    """Workload (b) through the suite: (steps/s over the ideal, CPU ms per step while it ran, the model-call
+    workers' included)."""
+    elapsed, cpu = run_suite(EPISODES_B, EPISODES_B, SLOW_MODEL, root, call_workers=call_workers)
     return EPISODES_B * STEPS / elapsed / IDEAL_STEPS_PER_S, cpu * 1000 / (EPISODES_B * STEPS)
 
 
@@ -527,16 +539,23 @@ def measure(quick: bool, skip_inspect: bool, folder: str | None = None) -> dict[
         root = Path(tmp)
         figures.update(suite_step_overhead(episodes_a, root / "a"))
         run_suite(4, 4, SLOW_MODEL, root / "warm-b")
-        ours, bare = [], []
+        ours, here, bare = [], [], []
         for i in range(repeats):
             ours.append(suite_efficiency(root / f"b{i}"))
+            here.append(suite_efficiency(root / f"here{i}", call_workers=0))
             with litellm_stubbed():
-                bare.append(suite_efficiency(root / f"bare{i}"))
+                bare.append(suite_efficiency(root / f"bare{i}", call_workers=0))
     base = [asyncio_efficiency() for _ in range(repeats)]
+    from suite.models.call_workers import auto_count
+
     figures.update({
+        "call_workers": auto_count("auto"),
         "efficiency": statistics.median(e for e, _ in ours),
         "efficiency_runs": [e for e, _ in ours],
-        "cpu_ms_per_step": statistics.median(c for _, c in ours),
+        "cpu_ms_per_step_call_workers": statistics.median(c for _, c in ours),
+        "efficiency_in_process": statistics.median(e for e, _ in here),
+        "efficiency_in_process_runs": [e for e, _ in here],
+        "cpu_ms_per_step": statistics.median(c for _, c in here),
         "asyncio_efficiency": statistics.median(base),
         "efficiency_without_litellm": statistics.median(e for e, _ in bare),
         "cpu_ms_per_step_without_litellm": statistics.median(c for _, c in bare),
@@ -617,8 +636,13 @@ def print_table(f: dict[str, Any]) -> None:
           "then its deferred logging)")
     print(f"(b) 64 episodes x 10 steps, 100 ms model: {f['steps_per_s']:.0f} steps/s of {IDEAL_STEPS_PER_S:.0f}")
     print(f"    efficiency            {f['efficiency']:.3f}      (target >= {TARGET_EFFICIENCY}: "
-          f"{_verdict(f['efficiency'] >= TARGET_EFFICIENCY)}; runs {f['efficiency_runs']})")
-    print(f"    CPU per step          {f['cpu_ms_per_step']:.3f} ms   (the whole process, litellm's threads included)")
+          f"{_verdict(f['efficiency'] >= TARGET_EFFICIENCY)}; runs {f['efficiency_runs']}; model calls in "
+          f"{f['call_workers']} worker process(es), model.call_workers=auto)")
+    print(f"    CPU per step          {f['cpu_ms_per_step_call_workers']:.3f} ms   (this process and its model-call "
+          "workers)")
+    print(f"    in one process        {f['efficiency_in_process']:.3f}      (model.call_workers=0; runs "
+          f"{f['efficiency_in_process_runs']}; CPU per step {f['cpu_ms_per_step']:.3f} ms, litellm's threads "
+          "included)")
     print(f"    plain asyncio         {f['asyncio_efficiency']:.3f}")
     print(f"    without litellm       {f['efficiency_without_litellm']:.3f}      (diagnostic only: the script answers "
           f"litellm.acompletion directly; CPU per step {f['cpu_ms_per_step_without_litellm']:.3f} ms)")

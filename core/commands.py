@@ -111,6 +111,15 @@ def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str], cach
     return clients
 
 
+def _call_workers(cfg: DictConfig, model: Any) -> Any:
+    """The run's model-call worker processes (forked now, before the run's loop and threads), or None."""
+    if not isinstance(model, dict):
+        return None
+    from suite.models import start_call_workers
+
+    return start_call_workers(cfg, model)
+
+
 def _warn_context(cfg: DictConfig, clients: dict[str, Any]) -> None:
     """Warn once per benchmark when the server says its context cannot hold the benchmark's `max_tokens`."""
     from suite.models.vision import context_warning, served_context
@@ -186,7 +195,8 @@ def start_session(
     root = store.root
     info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)
     labels = {b: c.label for b, c in choices.items()}
-    return runner.RunSession(host, cfg, store, info, labels, model=model), tasks
+    workers = _call_workers(cfg, model)
+    return runner.RunSession(host, cfg, store, info, labels, model=model, call_workers=workers), tasks
 
 
 def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tuple[runner.RunSession, list]:
@@ -226,7 +236,8 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
     store.set_meta(status="running", resumed_at=time.time(), cache_scope=cache_scope)
     info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)
     labels = {b: f"{d['kind']}:{d['path']}" for b, d in meta.get("data", {}).items()}
-    return runner.RunSession(host, cfg, store, info, labels, model=model), tasks
+    return runner.RunSession(host, cfg, store, info, labels, model=model,
+                             call_workers=_call_workers(cfg, model)), tasks
 
 
 #: What a resumed run may change: how it runs, never what it measures (the saved config says that). Model params

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import suite
 from omegaconf import DictConfig, OmegaConf
@@ -32,6 +32,9 @@ from suite.runinfo import RunInfo
 from suite.sampling import stratified_sample
 from suite.store import CONFIG_NAME, DB_NAME, RunStore
 from suite.traces import TraceWriter
+
+if TYPE_CHECKING:
+    from suite.models.call_workers import CallWorkers
 
 
 class FileSink(TraceSink):
@@ -81,6 +84,7 @@ class RunSession:
     first_failures: FirstFailures | None = None  # set when the episodes start
     stop_cause: str | None = None  # why the run stops before its end (a permanent model error), if it does
     results: ResultsFile | None = None  # the run folder's results.json, kept current as episodes finish
+    call_workers: CallWorkers | None = None  # the model-call worker processes, closed when the run ends
 
     @cached_property
     def agent_name(self) -> str:
@@ -368,6 +372,8 @@ async def execute(session: RunSession, tasks: list[Task]) -> str:
         session.store.set_meta(status=status, finished_at=time.time(), stop_cause=session.stop_cause)
         session.results.write()
         session.host.broadcast("on_run_end", run=session.info, status=status)
+        if session.call_workers is not None:
+            session.call_workers.close()
     return status
 
 

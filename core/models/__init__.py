@@ -2,7 +2,13 @@
 
 from suite.models.cache import ResponseCache, default_cache_path, request_hash
 from suite.models.client import ModelClient
-from suite.models.from_config import SharedParts, benchmark_model_defaults, client_from_config, shared_parts
+from suite.models.from_config import (
+    SharedParts,
+    benchmark_model_defaults,
+    client_from_config,
+    shared_parts,
+    start_call_workers,
+)
 from suite.models.ledger import CostLedger, Ledger, Totals
 from suite.models.limiter import Limit, Limiter, RateLimiter
 from suite.models.litellm_setup import load_litellm, register_provider
@@ -43,5 +49,6 @@ __all__ = [
     "register_replay",
     "register_script",
     "shared_parts",
+    "start_call_workers",
     "request_hash",
 ]

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from suite.errors import ConfigError, MissingApiKey
 from suite.models.cache import Position, ResponseCache, key_params, request_hash
 from suite.models.ledger import CostLedger, Ledger
 from suite.models.limiter import Limiter, RateLimiter
-from suite.models.litellm_setup import load_litellm, restore_success_logging, skip_success_logging
-from suite.models.pricing import TokenPrice, reply_cost
+from suite.models.call_result import CallResult, Pricing, call_litellm
+from suite.models.litellm_setup import load_litellm
+from suite.models.pricing import TokenPrice
 from suite.models.redact import is_key_variable, known_secrets, mask
-from suite.models.reply import ModelReply, storable_text
-from suite.models.retry import MalformedReply, RetryPolicy, is_model_failure, model_error
+from suite.models.reply import ModelReply
+from suite.models.retry import RetryPolicy, is_model_failure, model_error
 from suite.models.scripted import find_script
 from suite.models.tokens import estimate_prompt_tokens
+
+if TYPE_CHECKING:
+    from suite.models.call_workers import CallWorkers
 
 DEFAULT_TIMEOUT_S = 120.0
 #: The longest reply kept (`model.max_reply_chars`): a model that ignores `max_tokens` cannot flood traces and memory.
@@ -75,6 +79,9 @@ class ModelClient:
         #: credentials a reply may echo (a key in model.params, the provider keys litellm reads from the
         #: environment): masked before a reply is cached, stored in a trace or shown
         self._secrets = known_secrets(self._params)
+        self._pricing = Pricing(model, price, self._free)
+        #: the run's model-call worker processes, when its calls may be made in them (`suite.models.call_workers`)
+        self.workers: CallWorkers | None = None
 
     @property
     def max_tokens(self) -> int | None:
@@ -149,35 +156,28 @@ class ModelClient:
                 self.ledger.record(reply, episode)
                 return reply
         self.ledger.check()
-        litellm = load_litellm()
         self.check_api_key()
         request = {"model": self.model, "messages": messages, **self._params}
         metadata = self._request_metadata(position, hints)
         if metadata:
             request["metadata"] = metadata
-        response, attempts = await self._call(litellm, request, estimate_prompt_tokens(messages))
-        usage = getattr(response, "usage", None)
-        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
-        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
-        cost, cost_known = reply_cost(
-            self.model, response, prompt_tokens, completion_tokens, self.price, self._free
-        )
-        text = mask(storable_text(response.choices[0].message.content or ""), self._secrets)
+        result, attempts = await self._call(request, estimate_prompt_tokens(messages))
+        text = mask(result.text, self._secrets)
         cut = len(text) - self.max_reply_chars if self.max_reply_chars else 0
         if cut > 0:
             text = text[: self.max_reply_chars]
         reply = ModelReply(
             text=text,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            cost_usd=cost,
+            prompt_tokens=result.prompt_tokens,
+            completion_tokens=result.completion_tokens,
+            cost_usd=result.cost_usd,
             cached=False,
             latency_s=time.perf_counter() - start,
             request_hash=key,
             attempts=attempts,
             model=self.model,
-            cost_known=cost_known,
-            finish_reason=getattr(response.choices[0], "finish_reason", None),
+            cost_known=result.cost_known,
+            finish_reason=result.finish_reason,
             truncated_chars=max(cut, 0),
         )
         if self.cache is not None:
@@ -202,10 +202,10 @@ class ModelClient:
             metadata = {**metadata, **hints}
         return metadata
 
-    async def _call(self, litellm: Any, request: dict[str, Any], prompt_estimate: int) -> tuple[Any, int]:
+    async def _call(self, request: dict[str, Any], prompt_estimate: int) -> tuple[CallResult, int]:
         provider, reserved = self.provider, prompt_estimate + self._max_tokens
         try:  # the first attempt skips tenacity's per-attempt bookkeeping: most calls need no retry
-            return await self._attempt(litellm, request, provider, reserved), 1
+            return await self._attempt(request, provider, reserved), 1
         except Exception as exc:
             if not is_model_failure(exc):
                 raise
@@ -218,27 +218,25 @@ class ModelClient:
                         replayed, first = first, None
                         raise replayed
                     attempts += 1
-                    response = await self._attempt(litellm, request, provider, reserved)
+                    result = await self._attempt(request, provider, reserved)
         except Exception as exc:
             if not is_model_failure(exc):
                 raise
             failure = exc
         if failure is not None:  # raised outside the handler: no traceback context that could hold a key
             raise model_error(failure, self.model, provider, attempts, self._secrets)
-        return response, attempts
+        return result, attempts
 
-    async def _attempt(self, litellm: Any, request: dict[str, Any], provider: str, reserved: int) -> Any:
+    async def _attempt(self, request: dict[str, Any], provider: str, reserved: int) -> CallResult:
+        """One attempt, in a model-call worker process where the run has them, else on this loop."""
         await self.limiter.acquire(provider, reserved)
-        token = skip_success_logging()
         try:
-            response = await litellm.acompletion(**request)
+            if self.workers is not None:
+                result = await self.workers.call(request, self._pricing)
+            else:
+                result = await call_litellm(request, self._pricing)
         except BaseException:
             self.limiter.record(provider, 0, reserved)
             raise
-        finally:
-            restore_success_logging(token)
-        usage = getattr(response, "usage", None)
-        self.limiter.record(provider, int(getattr(usage, "total_tokens", 0) or 0), reserved)
-        if not getattr(response, "choices", None):
-            raise MalformedReply("the provider's reply has no choices")
-        return response
+        self.limiter.record(provider, result.total_tokens, reserved)
+        return result

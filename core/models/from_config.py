@@ -8,6 +8,7 @@ from typing import Any
 
 from suite.errors import ConfigError
 from suite.models.cache import ResponseCache
+from suite.models.call_workers import CallWorkers, auto_count, runs_anywhere
 from suite.models.client import DEFAULT_MAX_REPLY_CHARS, ModelClient
 from suite.models.ledger import CostLedger
 from suite.models.limiter import Limit, RateLimiter
@@ -117,3 +118,19 @@ def _price(prompt: float | None, completion: float | None) -> TokenPrice | None:
     if prompt is None and completion is None:
         return None
     return TokenPrice(float(prompt or 0) / 1e6, float(completion or 0) / 1e6)
+
+
+def start_call_workers(cfg: Any, clients: Mapping[str, ModelClient] | None) -> CallWorkers | None:
+    """Fork the run's model-call worker processes (`model.call_workers`) and hand them to every client whose calls
+    may be made in any process; None when there are none (a Ray run, one episode at a time, a model answered only
+    in this process). Call it before the run's event loop and threads start."""
+    count = auto_count(cfg.model.get("call_workers", "auto"))
+    if not clients or count < 1 or str(cfg.run.get("executor", "local")) != "local" or int(cfg.run.concurrency) < 2:
+        return None
+    eligible = [c for c in clients.values() if runs_anywhere(c.model)]
+    if not eligible:
+        return None
+    workers = CallWorkers(count)
+    for client in eligible:
+        client.workers = workers
+    return workers

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from suite.errors import ModelError
 from suite.models.redact import redact
@@ -62,6 +63,8 @@ class RepeatedServerError(stop_base):
 
 def reached_no_server(exc: BaseException | None) -> bool:
     """Whether the call never got an answer (litellm reports a refused connection as a 500 caused by one)."""
+    if isinstance(exc, CallFailure):
+        return exc.never_reached
     from openai import APIConnectionError
 
     while exc is not None:
@@ -74,6 +77,8 @@ def reached_no_server(exc: BaseException | None) -> bool:
 def server_answered_error(exc: BaseException | None) -> bool:
     """Whether the server itself answered with an error status (an HTTP error response is in the cause chain); a
     refused connection or a 200 with a malformed body that litellm re-labels as a 500 is not one."""
+    if isinstance(exc, CallFailure):
+        return exc.server_answered
     import httpx
     from openai import APIStatusError
 
@@ -90,8 +95,39 @@ class MalformedReply(Exception):
     """A provider's answer that holds no reply (an empty `choices` list): a model fault, retried like a 5xx."""
 
 
+class CallFailure(Exception):
+    """A failure raised in a model-call worker process (`suite.models.call_workers`), judged there: it carries what
+    the retry policy and the final error need of the original, whose type need not survive pickling."""
+
+    def __init__(self, message: str, *, type_name: str, status_code: int | None, transient: bool,
+                 model_failure: bool, never_reached: bool, server_answered: bool) -> None:
+        super().__init__(message)
+        self.type_name, self.status_code = type_name, status_code
+        self.transient, self.model_failure = transient, model_failure
+        self.never_reached, self.server_answered = never_reached, server_answered
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild_failure, (str(self), self.type_name, self.status_code, self.transient, self.model_failure,
+                                  self.never_reached, self.server_answered)
+
+    @classmethod
+    def judge(cls, exc: BaseException) -> CallFailure:
+        """`exc` as judged in the process that raised it."""
+        return cls(str(exc), type_name=type(exc).__name__, status_code=getattr(exc, "status_code", None),
+                   transient=is_transient(exc), model_failure=is_model_failure(exc),
+                   never_reached=reached_no_server(exc), server_answered=server_answered_error(exc))
+
+
+def _rebuild_failure(message: str, type_name: str, status_code: int | None, transient: bool, model_failure: bool,
+                     never_reached: bool, server_answered: bool) -> CallFailure:
+    return CallFailure(message, type_name=type_name, status_code=status_code, transient=transient,
+                       model_failure=model_failure, never_reached=never_reached, server_answered=server_answered)
+
+
 def is_transient(exc: BaseException) -> bool:
     """Rate limits (429), timeouts, connection errors, 5xx and malformed replies; never auth or other 4xx."""
+    if isinstance(exc, CallFailure):
+        return exc.transient
     from openai import APIConnectionError  # loaded with litellm, not at `import suite.models`
 
     if isinstance(exc, APIConnectionError | MalformedReply):  # timeouts are connection errors
@@ -103,6 +139,8 @@ def is_transient(exc: BaseException) -> bool:
 def is_model_failure(exc: BaseException) -> bool:
     """Whether this is a failed model call: litellm raised it (all its errors are OpenAI-style), or the reply was
     malformed."""
+    if isinstance(exc, CallFailure):
+        return exc.model_failure
     from openai import OpenAIError
 
     return isinstance(exc, OpenAIError | MalformedReply)
@@ -116,7 +154,7 @@ def model_error(
     reason = LITELLM_PREFIX.sub("", " ".join(redact(str(exc), secrets).split()))[:MAX_REASON_CHARS]
     error = ModelError(
         f"model {model} failed after {attempts} attempt(s): provider {provider}, "
-        f"status {status if status is not None else '-'}, {type(exc).__name__}: {reason}"
+        f"status {status if status is not None else '-'}, {getattr(exc, 'type_name', type(exc).__name__)}: {reason}"
         + (NEVER_REACHED if reached_no_server(exc) else "")
     )
     error.provider, error.status, error.attempts = provider, status, attempts

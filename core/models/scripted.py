@@ -47,6 +47,9 @@ class Script:
     calls: int = 0
     wants_metadata: bool = field(default=False, repr=False)
     wants_valid_reply: bool = False
+    #: whether the function may answer in a model-call worker process: it reads only its arguments and keeps no
+    #: state (`calls` then counts only the calls made in this process)
+    any_process: bool = False
     version: str = field(default_factory=lambda: secrets.token_hex(8), repr=False)
 
     async def reply(self, messages: Messages, metadata: Mapping[str, Any]) -> str | ScriptedReply:
@@ -65,12 +68,15 @@ class Script:
 _SCRIPTS: dict[str, Script] = {}
 
 
-def register_script(name: str, fn: ScriptFn, *, latency_s: float = 0.0, valid_reply: bool = False) -> Script:
+def register_script(name: str, fn: ScriptFn, *, latency_s: float = 0.0, valid_reply: bool = False,
+                    any_process: bool = False) -> Script:
     """Make `scripted/<name>` answer with `fn(messages)` or `fn(messages, metadata)`, sync or async.
 
     With `valid_reply`, the `direct` agent puts the benchmark's `valid_reply(rng)` into `metadata["valid_reply"]`:
-    `rng` a `random.Random` draws a valid reply, None gives the first one."""
-    script = Script(name, fn, latency_s, wants_metadata=_takes_metadata(fn), wants_valid_reply=valid_reply)
+    `rng` a `random.Random` draws a valid reply, None gives the first one. With `any_process`, a run may send its
+    calls to its model-call worker processes (`model.call_workers`): only for a function of its arguments alone."""
+    script = Script(name, fn, latency_s, wants_metadata=_takes_metadata(fn), wants_valid_reply=valid_reply,
+                    any_process=any_process)
     _SCRIPTS[name] = script
     return script
 
