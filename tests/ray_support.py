@@ -4,7 +4,9 @@
   (`fault`: crash_once, crash_always, hang_once; "once" is remembered by a marker file beside the data).
 - `gpusim`: the same walk, declaring half a GPU per simulator, to check how a mixed run is packed.
 - `scripted/ray-counter`: a deterministic model for the template's `counter` benchmark whose outcomes vary;
-  `scripted/ray-counter-slow` answers the same after 0.15 s (episodes long enough to break something mid-run).
+  `scripted/ray-counter-slow` answers the same after 0.15 s (episodes long enough to break something mid-run);
+  `scripted/ray-counter-anywhere` after 0.05 s, declared `any_process` (its calls go to the nodes' model-call
+  actors on Ray and to the call workers locally).
 
 A task with `"image": true` shows the same image object in every observation (a static camera). With
 `SUITE_RAYTEST_FRAGILE` set, a process whose data already holds a crash marker fails to load this plugin (a
@@ -116,6 +118,7 @@ def register(registry: Any) -> None:
         raise RuntimeError("this process cannot load the faults plugin after a crash")
     register_script("ray-counter", counter_reply)
     register_script("ray-counter-slow", counter_reply, latency_s=0.15)
+    register_script("ray-counter-anywhere", counter_reply, latency_s=0.05, any_process=True)
     for name, resources in RESOURCES.items():
         registry.add_benchmark(BenchmarkSpec(name, "a walk for the Ray executor tests", [Metric("success", "SR")],
                                              resources=resources))

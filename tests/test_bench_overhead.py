@@ -31,10 +31,11 @@ def test_one_process_is_capped_by_its_throughput(overhead: ModuleType) -> None:
 
 
 def test_the_cpu_allowed_for_the_target_gives_exactly_the_target(overhead: ModuleType) -> None:
-    assert overhead.cpu_for_target(2) == pytest.approx(1000 * (1 / 0.95 - 1) / 41)
+    target = overhead.TARGET_EFFICIENCY
+    assert overhead.cpu_for_target(2) == pytest.approx(1000 * (1 / target - 1) / 41)
     for workers in (1, 2, 4):
         allowed = overhead.cpu_for_target(workers)
-        assert overhead.efficiency_ceiling(allowed, allowed, workers) == pytest.approx(0.95)
+        assert overhead.efficiency_ceiling(allowed, allowed, workers) == pytest.approx(target)
 
 
 def test_cpu_per_step_is_the_seconds_shared_over_the_steps(overhead: ModuleType) -> None:

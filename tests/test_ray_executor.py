@@ -579,3 +579,53 @@ def test_episodes_sharing_an_actor_that_dies_are_each_retried_once(data: Path, t
     assert sorted(r["outcome"] for r in records) == ["success"] * 3 and all(r["steps"] == 4 for r in records)
     assert attempts(out) == dict.fromkeys(("faults/ok1", "faults/dies-once", "faults/ok2"), 2)  # its crash ended all
     check_traces(out)
+
+
+def test_calls_that_may_run_anywhere_go_to_one_model_call_actor_per_node(data: Path, tmp_path: Path) -> None:
+    common = ["run", "--plugins", "template", "--model", "scripted/ray-counter-anywhere", "--no-report",
+              "model.cache=false", "--limit", "8", "--seed", "5", "--concurrency", "4"]
+    local, on_ray = tmp_path / "local", tmp_path / "ray"
+    assert main([*common, "--out", str(local)]) == 0
+    assert main([*common, "--executor", "ray", "--out", str(on_ray)]) == 0
+    assert without_timings(RunStore(on_ray).records()) == without_timings(RunStore(local).records())
+    assert RunStore(on_ray).counts() == {"done": 8} and set(attempts(on_ray).values()) == {1}
+
+
+def test_a_node_model_call_actor_answers_as_the_process_would_and_survives_a_kill(ray_address: str,
+                                                                                  tmp_path: Path) -> None:
+    from suite.errors import ModelError
+    from suite.executors.ray_models import NodeCalls, NodeModelCalls
+    from suite.models import ModelClient, RetryPolicy, load_litellm, register_script
+
+    def reply(messages: list[dict[str, Any]]) -> str:
+        if messages[-1]["content"] == "400":
+            raise load_litellm().BadRequestError("bad request", llm_provider="scripted", model="m")
+        return "node: " + messages[-1]["content"]
+
+    script = register_script("node-echo", reply, latency_s=0.5, any_process=True)
+    actor = NodeModelCalls.remote([script])
+    retry = RetryPolicy(attempts=3, base_s=0.05, max_s=0.1)
+
+    async def ask(client: ModelClient, text: str) -> Any:
+        return await client.complete([{"role": "user", "content": text}])
+
+    async def run() -> tuple[Any, Any, str, str]:
+        here, there = ModelClient("scripted/node-echo", retry=retry), ModelClient("scripted/node-echo", retry=retry)
+        there.workers = NodeCalls(actor)  # type: ignore[assignment]
+        same = (await ask(here, "hi"), await ask(there, "hi"))
+        errors = []
+        for client in (here, there):
+            with pytest.raises(ModelError) as failed:
+                await ask(client, "400")
+            errors.append(str(failed.value))
+        call = asyncio.ensure_future(ask(there, "again"))
+        await asyncio.sleep(0.2)
+        ray.kill(actor, no_restart=False)  # Ray restarts it; the attempt in flight is retried
+        return same, await asyncio.wait_for(call, 60), *errors
+
+    (a, b), again, error_here, error_there = asyncio.run(run())
+    assert (a.text, a.prompt_tokens, a.completion_tokens, a.cost_usd) == \
+        (b.text, b.prompt_tokens, b.completion_tokens, b.cost_usd) == ("node: hi", a.prompt_tokens, 2, 0.0)
+    assert error_here == error_there and "BadRequestError" in error_there
+    assert again.text == "node: again" and again.attempts == 2
+    ray.kill(actor)

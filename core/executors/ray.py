@@ -11,9 +11,18 @@ from typing import TYPE_CHECKING, Any
 
 import ray
 from omegaconf import OmegaConf
+from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 from suite.executors.ray_attempt import ACTOR_FAULTS, TraceReplay, run_attempt
-from suite.executors.ray_cluster import Pool, Worker, capacity, connected, live_nodes, plan
-from suite.executors.ray_models import clients, close_services, detach, start_services, travelling_scripts
+from suite.executors.ray_cluster import Pool, Worker, capacity, connected, forwarded_env, live_nodes, plan
+from suite.executors.ray_models import (
+    NodeModelCalls,
+    calls_anywhere,
+    clients,
+    close_services,
+    detach,
+    start_services,
+    travelling_scripts,
+)
 from suite.executors.ray_worker import EpisodeWorker, WorkerPayload
 from suite.records import Task
 from suite.runner import FileSink
@@ -41,12 +50,16 @@ class RayExecutor:
             services = None
             if clients(session.model):
                 services = start_services(cfg, Path(state) / "ledger.pkl", f"suite-model-services-{uuid.uuid4().hex}")
+            scripts = travelling_scripts(session.model)
             payload = WorkerPayload(OmegaConf.to_container(cfg, resolve=True), detach(session.model), services,
-                                    travelling_scripts(session.model))
-            fleet = Fleet(session, ray.put(payload), pools)
+                                    scripts)
+            node_calls = NodeCallers(scripts) if wants_node_calls(cfg, session.model) else None
+            fleet = Fleet(session, ray.put(payload), pools, node_calls)
             try:
                 await fleet.run()
             finally:
+                if node_calls is not None:
+                    node_calls.close()
                 if services is not None:
                     await close_services(services)
                     ray.kill(services)
@@ -54,6 +67,34 @@ class RayExecutor:
             session.stop_cause = (f"{len(fleet.left_pending)} episode(s) were left pending: no node of the cluster "
                                   "offered their resources (ray.unplaceable_timeout_s); `suite run --resume` runs them")
         return "stopped" if fleet.stopped or fleet.left_pending else "complete"
+
+
+def wants_node_calls(cfg: Any, model: Any) -> bool:
+    """Whether the run's worker actors send their model calls to a `NodeModelCalls` actor per node: some client may
+    call from any process, and `model.call_workers` is not 0."""
+    return cfg.model.get("call_workers", "auto") != 0 and calls_anywhere(model)
+
+
+class NodeCallers:
+    """The run's `NodeModelCalls` actors, one per node where a worker actor started, owned by the driver."""
+
+    def __init__(self, scripts: list[Any]) -> None:
+        self.scripts = scripts
+        self.actors: dict[str, Any] = {}
+
+    def on(self, node_id: str) -> Any:
+        """The model-call actor of node `node_id`, started (pinned there) on first use."""
+        if node_id not in self.actors:
+            here = NodeAffinitySchedulingStrategy(node_id, soft=False)
+            self.actors[node_id] = NodeModelCalls.options(
+                scheduling_strategy=here, runtime_env={"env_vars": forwarded_env()}).remote(self.scripts)
+        return self.actors[node_id]
+
+    def close(self) -> None:
+        """End every one (their calls are over: every episode has ended)."""
+        for actor in self.actors.values():
+            ray.kill(actor)
+        self.actors.clear()
 
 
 class Fleet:
@@ -69,10 +110,12 @@ class Fleet:
     `ray.unplaceable_timeout_s`, then are left pending for `--resume`.
     """
 
-    def __init__(self, session: RunSession, payload: Any, pools: list[Pool]) -> None:
+    def __init__(self, session: RunSession, payload: Any, pools: list[Pool],
+                 node_calls: NodeCallers | None = None) -> None:
         ray_cfg = session.cfg.ray
         self.session = session
         self.payload = payload
+        self.node_calls = node_calls
         self.pools = pools
         self.concurrency = max(1, int(session.cfg.run.concurrency))
         self.max_retries = max(0, int(ray_cfg.max_retries))
@@ -167,6 +210,12 @@ class Fleet:
         if error is not None:
             ray.kill(actor)
             raise error
+        if self.node_calls is not None:  # one round trip: the actor's model calls go to its node's caller
+            try:
+                await actor.use_node_calls.remote(self.node_calls.on(where["node_id"]))
+            except ACTOR_FAULTS:
+                ray.kill(actor)
+                return None
         return Worker(actor, where, pool, pool.per_actor)
 
     async def lease(self, pool: Pool) -> Worker | None:

@@ -25,8 +25,12 @@ from suite.models import (
     Script,
     Totals,
     get_script,
+    register_script,
 )
 from suite.models.cache import CachedReply
+from suite.models.call_result import CallResult, Pricing, call_litellm
+from suite.models.call_workers import runs_anywhere
+from suite.models.retry import CallFailure
 
 SCRIPTED = "scripted"
 #: Replies a worker counts before sending them to the shared ledger, when there is no budget.
@@ -104,6 +108,69 @@ class ModelServices:
         """Commit every cached reply (the caches' writer threads batch their commits) before the actor is killed."""
         for cache in self.caches.values():
             cache.close()
+
+
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0)
+class NodeModelCalls:
+    """The model calls of every worker actor on one node: litellm (about 2 CPU-seconds and 120 MB to import) is
+    loaded once per node, not by every worker actor, and its ~1 ms of CPU per call leaves the actors' loops.
+
+    The driver starts one per node where a worker actor runs (pinned there, owned by the driver, killed at the end
+    of the run) for the clients whose calls may be made in any process (`call_workers.runs_anywhere`). Each call is
+    one attempt; a failure comes back judged (`CallFailure`), so the worker's retry policy treats it as it would
+    one raised in its own process. Restarted by Ray when its process dies; calls in flight then are retried."""
+
+    def __init__(self, scripts: list[Script]) -> None:
+        register_scripts(scripts)
+
+    async def call(self, request: dict[str, Any], pricing: Pricing) -> tuple[bool, CallResult | CallFailure]:
+        """Make one attempt: (True, its result) or (False, its failure, judged here)."""
+        try:
+            return True, await call_litellm(request, pricing)
+        except Exception as exc:  # noqa: BLE001 - judged here, raised in the worker
+            return False, CallFailure.judge(exc)
+
+
+class NodeCalls:
+    """A worker's `ModelClient.workers` on Ray: each attempt made by its node's `NodeModelCalls` actor."""
+
+    def __init__(self, actor: Any) -> None:
+        self.actor = actor
+
+    async def call(self, request: dict[str, Any], pricing: Pricing) -> CallResult:
+        """One attempt on the node's model-call actor; its death is a transient failure (retried)."""
+        ref = self.actor.call.remote(request, pricing)
+        try:
+            ok, payload = await ref
+        except asyncio.CancelledError:
+            ray.cancel(ref)
+            raise
+        except ray.exceptions.RayActorError as exc:
+            raise CallFailure(f"the node's model-call actor is gone: {type(exc).__name__}", type_name="WorkerLost",
+                              status_code=None, transient=True, model_failure=True, never_reached=False,
+                              server_answered=False) from None
+        if not ok:
+            raise payload  # type: ignore[misc]
+        return payload  # type: ignore[return-value]
+
+
+def register_scripts(scripts: list[Script]) -> None:
+    """Register the driver's scripted models in this process (the driver's version wins, as it would locally)."""
+    for script in scripts:
+        register_script(script.name, script.fn, latency_s=script.latency_s, valid_reply=script.wants_valid_reply,
+                        any_process=script.any_process)
+
+
+def calls_anywhere(model: Any) -> bool:
+    """Whether any client of the run's model may have its calls made by the nodes' model-call actors."""
+    return any(runs_anywhere(c.model) for c in clients(model))
+
+
+def use_node_calls(model: Any, actor: Any) -> None:
+    """Send the attempts of every client that may call from any process to the node's model-call actor."""
+    for client in clients(model):
+        if runs_anywhere(client.model):
+            client.workers = NodeCalls(actor)  # type: ignore[assignment]
 
 
 class SharedLimiter:
@@ -245,8 +312,10 @@ def detach(model: Any) -> Any:
         return {key: detach(value) for key, value in model.items()}
     if not isinstance(model, ModelClient):
         return model
+    _ = model.provider  # worked out here (a bare name asks litellm): the copy never loads litellm to guess it
     clone = copy.copy(model)
     clone.limiter = clone.ledger = None  # type: ignore[assignment]
+    clone.workers = None
     cache = model.cache
     clone.cache = (cache.path, cache.run, cache.across_runs) if cache is not None else None  # type: ignore[assignment]
     return clone

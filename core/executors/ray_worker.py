@@ -16,9 +16,9 @@ import ray
 from omegaconf import DictConfig, OmegaConf
 from suite.agents import Agent, AgentContext
 from suite.errors import BudgetExceeded, SuiteError
-from suite.executors.ray_models import SharedLedger, attach
+from suite.executors.ray_models import SharedLedger, attach, register_scripts, use_node_calls
 from suite.loop import TraceSink, run_episode
-from suite.models import Script, register_script
+from suite.models import Script
 from suite.plugins import build_host
 from suite.records import Observation, Settlement, StepRecord, Task
 from suite.store import safe_name
@@ -163,9 +163,7 @@ class EpisodeWorker:
         try:
             self.cfg = OmegaConf.create(payload.config)
             self.host = build_host()
-            for script in payload.scripts:  # the driver's version wins, as it would with the local executor
-                register_script(script.name, script.fn, latency_s=script.latency_s,
-                                valid_reply=script.wants_valid_reply)
+            register_scripts(payload.scripts)
             self.model = payload.model
             if payload.services is not None:
                 self.ledger = SharedLedger(payload.services, self.cfg.run.get("max_cost"))
@@ -179,6 +177,10 @@ class EpisodeWorker:
         gpus = [str(g) for g in context.get_accelerator_ids().get("GPU", [])]
         where = {"node": ray.util.get_node_ip_address(), "node_id": context.get_node_id()}
         return self.error, {**where, "gpus": gpus} if gpus else where
+
+    def use_node_calls(self, actor: Any) -> None:
+        """Make the model calls that may run in any process on the node's `NodeModelCalls` actor (the driver's)."""
+        use_node_calls(self.model, actor)
 
     def busy_s(self) -> float | None:
         """How long the oldest simulator call in flight has been running (the driver's watchdog asks)."""
