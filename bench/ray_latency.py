@@ -5,9 +5,11 @@ Run: `python bench/ray_latency.py [--json] [--episodes 40] [--concurrency 16] [-
 
 The workload is the `wait` benchmark defined below: a text simulator whose steps take microseconds (`inline_env`),
 and the `direct` agent asks `scripted/wait`, which answers after a fixed `--latency-s` (an asyncio sleep, through
-the real model client; no response cache), for every action. Both executors run the same episodes in the same
-process, one after the other, each timed from the start of its run to its end (the Ray run's actor start-up
-included; `ray.init` of a private local Ray with `--cpus` CPUs before either). On Ray the benchmark gets the
+the real model client; no response cache), for every action; a pure function (`any_process`), so its calls go to
+the local run's model-call workers and to each Ray node's model-call actor, as a real provider's do. Both
+executors run the same episodes in the same process, one after the other, each timed from the start of its run to
+its end (the Ray run's actor start-up included; `ray.init` of a private local Ray with `--cpus` CPUs before
+either). On Ray the benchmark gets the
 resources the `omniear` plugin declares for its text simulator (`ray.resources.wait`), so the figure is that of the
 default for text simulators; `--one-per-actor` also times the declaration issue 23 measured (`{"num_cpus": 1}`,
 one episode per actor). Target: `ratio` (ray_s / local_s) close to 1.
@@ -41,7 +43,8 @@ ONE_PER_ACTOR = {"num_cpus": 1}
 @hookimpl
 def register(registry: Any) -> None:
     """Declare the `wait` benchmark and the `scripted/wait` model (its latency from SUITE_BENCH_LATENCY_S)."""
-    register_script(BENCH, lambda messages: "ACTION: go", latency_s=float(os.environ.get("SUITE_BENCH_LATENCY_S", 0.5)))
+    latency_s = float(os.environ.get("SUITE_BENCH_LATENCY_S", 0.5))
+    register_script(BENCH, lambda messages: "ACTION: go", latency_s=latency_s, any_process=True)
     registry.add_benchmark(BenchmarkSpec(BENCH, "steps that wait on the model, for the latency benchmark",
                                          [Metric("success", "SR")], inline_env=True))
 

@@ -58,7 +58,8 @@ def runs_anywhere(model: str) -> bool:
     if provider == "scripted":
         script = find_script(name)
         return script is not None and script.any_process
-    custom = {entry["provider"] for entry in load_litellm().custom_provider_map}
+    litellm = sys.modules.get("litellm")  # not loaded: no provider was registered with it (nor is it loaded here)
+    custom = {entry["provider"] for entry in litellm.custom_provider_map} if litellm is not None else set()
     return provider not in custom
 
 

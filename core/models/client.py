@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from suite.errors import ConfigError, MissingApiKey
 from suite.models.cache import Position, ResponseCache, key_params, request_hash
+from suite.models.call_result import CallResult, Pricing, call_litellm
 from suite.models.ledger import CostLedger, Ledger
 from suite.models.limiter import Limiter, RateLimiter
-from suite.models.call_result import CallResult, Pricing, call_litellm
 from suite.models.litellm_setup import load_litellm
 from suite.models.pricing import TokenPrice
 from suite.models.redact import is_key_variable, known_secrets, mask
