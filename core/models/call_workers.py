@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import gc
 import multiprocessing
 import os
 import pickle
@@ -237,6 +238,7 @@ def _serve(sock: socket.socket, inherited: list[socket.socket]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for other in inherited:
         other.close()
+    gc.freeze()  # what was inherited (litellm's modules, the run's set-up) is never collected here: not scanned
     asyncio.events._set_running_loop(None)  # forked from a running loop: that loop is not this process's
     try:
         asyncio.run(_serve_calls(sock))
