@@ -289,3 +289,33 @@ def test_browser_shows_every_outcome_and_headline_number_of_the_json_report(
                                   ".map(t => [t.name, t.x[0]]))")
     assert dict(bars) == group["outcomes"]
     _screenshot(browser, "every-outcome.png")
+
+
+def test_browser_says_where_each_episode_ran_as_the_json_report_does(
+        browser, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Ray run's records name their node (and GPUs): the overview's "Where episodes ran" table holds the JSON's
+    figures per node; a run without placements has no such table."""
+    import sqlite3
+
+    from selenium.webdriver.common.by import By
+
+    run = _every_outcome_run(tmp_path)
+    db = sqlite3.connect(run / "run.sqlite")
+    ids = [r[0] for r in db.execute("SELECT episode_id FROM episodes ORDER BY position")]
+    for n, episode in enumerate(ids):
+        where = {"node": f"10.0.0.{1 + n % 2}", "node_id": f"n{n % 2}", **({"gpus": ["0"]} if n % 2 else {})}
+        db.execute("UPDATE episodes SET record = json_set(record, '$.placement', json(?)) WHERE episode_id = ?",
+                   (json.dumps(where), episode))
+    db.commit()
+    db.close()
+    summary = _json_report([run], capsys)
+    (group,) = summary["rows"][0]["benchmarks"].values()
+    site = tmp_path / "site"
+    assert main(["report", str(run), "--format", "html", "--out", str(site)]) == 0
+    _open(browser, (site / "index.html").as_uri())
+    rows = [[td.get_attribute("textContent") for td in tr.find_elements(By.TAG_NAME, "td")]
+            for tr in browser.find_elements(By.CSS_SELECTOR, "#nodes tbody tr")]
+    expected = [[node, str(seen["episodes"]), ", ".join(f"{o} {k}" for o, k in sorted(seen["outcomes"].items())),
+                 ", ".join(seen["gpus"]) or "-"] for node, seen in sorted(group["nodes"].items())]
+    assert [r[2:] for r in rows] == expected and len(expected) == 2
+    assert sum(int(r[3]) for r in rows) == len(ids)

@@ -206,6 +206,14 @@
       table(["model / agent", "benchmark", ...OUTCOMES],
         summary.rows.flatMap((r) => Object.keys(r.benchmarks).sort().map((b) => [rowName(r), b, ...OUTCOMES.map((o) => String(r.benchmarks[b].outcomes[o]))])), "outcomes"));
     root.append(outcomes);
+    const placed = summary.rows.flatMap((r) => Object.keys(r.benchmarks).sort().flatMap((b) =>
+      Object.keys(r.benchmarks[b].nodes || {}).sort().map((node) => {
+        const seen = r.benchmarks[b].nodes[node];
+        return [rowName(r), b, node, String(seen.episodes),
+          Object.keys(seen.outcomes).sort().map((o) => o + " " + seen.outcomes[o]).join(", "), (seen.gpus || []).join(", ") || "-"];
+      })));
+    if (placed.length) root.append(el("details", {class: "outcome-table"}, el("summary", {}, "Where episodes ran (Ray nodes)"),
+      table(["model / agent", "benchmark", "node", "episodes", "outcomes", "GPUs"], placed, "nodes")));
     if ((summary.comparisons || []).length) comparisonsSection(root);
     const notes = summary.notes || [];
     const kinds = {generated: "GENERATED pack", official: "official data", user: "USER data (not verified as official)"};
