@@ -243,7 +243,8 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
 #: What a resumed run may change: how it runs, never what it measures (the saved config says that). Model params
 #: only where the model is reached (endpoint, credentials, timeout), not how it answers.
 RESUMABLE_KEYS = ("run.concurrency", "run.max_cost", "run.executor", "run.episode_timeout_s", "run.out", "ray.",
-                  "report.", "model.cache", "model.retries", "model.backoff_", "model.rpm", "model.tpm",
+                  "report.", "model.cache", "model.call_workers", "model.retries", "model.backoff_", "model.rpm",
+                  "model.tpm",
                   "model.price_per_mtok", "model.params.api_base", "model.params.base_url", "model.params.api_key",
                   "model.params.api_version", "model.params.timeout", "model.params.organization",
                   "model.params.extra_headers")
@@ -284,6 +285,8 @@ def execute_session(session: runner.RunSession, tasks: list) -> str:
                      concurrency=int(session.cfg.run.concurrency)) as progress:
         session.progress = progress
         progress.note(f"run {session.store.root}: {len(tasks)} episodes to run ({done} already finished)")
+        if session.call_workers is not None:
+            progress.note(f"model calls made in {session.call_workers.size} worker process(es) (model.call_workers)")
         try:
             status = run_async(runner.execute(session, tasks))
         except KeyboardInterrupt:

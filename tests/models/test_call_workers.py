@@ -184,3 +184,34 @@ def test_close_ends_the_workers_by_themselves() -> None:
     pool = CallWorkers(2)
     pool.close()
     assert [w.process.exitcode for w in pool._workers] == [0, 0]  # not killed after close's wait (-9)
+
+
+def test_a_wrong_setting_is_refused_before_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from suite.cli import main
+
+    for bad in ("-1", "many", "2.5"):
+        code = main(["run", "--plugins", "template", "--model", "scripted/cw-echo", "--out", str(tmp_path / bad),
+                     "--no-report", f"model.call_workers={bad}"])
+        assert code == 2 and "model.call_workers" in capsys.readouterr().err
+        assert not (tmp_path / bad).exists()
+
+
+def test_a_run_with_call_workers_stores_what_a_run_without_them_does(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from suite.cli import main
+    from suite.store import RunStore
+    from suite_template.plugin import greedy_reply
+
+    register_script("cw-greedy", greedy_reply, latency_s=0.01, any_process=True)
+    common = ["run", "--plugins", "template", "--model", "scripted/cw-greedy", "--limit", "8", "--concurrency", "4",
+              "--no-report", "model.cache=false"]
+    for workers in ("0", "2"):
+        assert main([*common, "--out", str(tmp_path / workers), f"model.call_workers={workers}"]) == 0
+        said = "model calls made in 2 worker process(es)" in capsys.readouterr().err
+        assert said == (workers == "2")
+
+    def stored(root: Path) -> list[dict[str, Any]]:
+        drop = {"duration_s", "agent_s", "env_s", "latency_s"}
+        return [{k: v for k, v in r.items() if k not in drop} for r in RunStore(root).records()]
+
+    assert stored(tmp_path / "2") == stored(tmp_path / "0") and len(stored(tmp_path / "0")) == 8
