@@ -56,6 +56,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from suite.asyncrun import run_to_completion
 from suite.hookspecs import hookimpl
 from suite.models import register_script
 from suite.records import Action, Observation, Settlement, StepResult, Task
@@ -274,7 +275,7 @@ def run_suite(episodes: int, concurrency: int, model: str, out: Path, bench: str
         return elapsed, cpu
 
     try:
-        elapsed, cpu = asyncio.run(timed())
+        elapsed, cpu = run_to_completion(timed())  # as `suite run` runs it (its default executor)
         records = session.store.records()
     finally:
         session.store.close()

@@ -10,7 +10,10 @@ when the loop shuts it down.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import inspect
+import sys
 import threading
 from collections.abc import Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -26,7 +29,17 @@ class ClosingExecutor(ThreadPoolExecutor):
         self._made_lock = threading.Lock()
 
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
-        """Run `fn` in a worker thread; a coroutine it returns is kept until it is started or closed."""
+        """Run `fn` in a worker thread; a coroutine it returns is kept until it is started or closed. litellm's
+        dispatch of an async call (`acompletion` hands its synchronous `completion` here, which only builds the
+        request and returns the provider's coroutine) runs at once instead: no thread hop per model call."""
+        if not args and not kwargs and _is_litellm_dispatch(fn):
+            done: Future[Any] = Future()
+            try:
+                done.set_result(fn())
+            except BaseException as exc:  # handed to the awaiting call, as from a thread
+                done.set_exception(exc)
+            self._keep(done)  # a cut-off await leaves its coroutine unstarted: closed at shutdown, as below
+            return done
         future = super().submit(fn, *args, **kwargs)
         future.add_done_callback(self._keep)
         return future
@@ -48,6 +61,16 @@ class ClosingExecutor(ThreadPoolExecutor):
         for coro in made:
             if _unstarted(coro):
                 coro.close()
+
+
+def _is_litellm_dispatch(fn: Any) -> bool:
+    """Whether `fn` is litellm's `partial(context.run, partial(litellm.main.completion, ..., acompletion=True))`."""
+    main = sys.modules.get("litellm.main")
+    if main is None or not isinstance(fn, functools.partial) or not fn.args:
+        return False
+    inner = fn.args[0]
+    return (isinstance(getattr(fn.func, "__self__", None), contextvars.Context) and isinstance(inner, functools.partial)
+            and inner.func is getattr(main, "completion", None) and inner.keywords.get("acompletion") is True)
 
 
 def _unstarted(coro: Coroutine[Any, Any, Any]) -> bool:

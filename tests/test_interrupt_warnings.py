@@ -63,3 +63,25 @@ def test_ctrl_c_during_model_calls_prints_no_never_awaited_warning(tmp_path: Pat
         err = interrupt(proc)
         assert proc.returncode == 130, err[-500:]
         assert "never awaited" not in err and "RuntimeWarning" not in err, err[-1500:]
+
+
+def test_litellms_dispatch_of_an_async_call_runs_on_the_loop_and_simulator_calls_in_threads() -> None:
+    """`acompletion` hands its synchronous `completion` (which only builds the request and returns the provider's
+    coroutine) to the default executor: the suite's runs it at once (no thread hop per model call); everything
+    else still runs in a worker thread."""
+    import threading
+
+    from suite.models import ModelClient, register_script
+
+    register_script("dispatch-probe", lambda messages: "ok")
+
+    async def both() -> tuple[str, int, str, int]:
+        executor = asyncio.get_running_loop()._default_executor  # type: ignore[attr-defined]
+        text = (await ModelClient("scripted/dispatch-probe").complete([{"role": "user", "content": "hi"}])).text
+        threads_after_call = len(executor._threads)
+        simulator = await asyncio.to_thread(lambda: threading.current_thread().name)
+        return text, threads_after_call, simulator, len(executor._threads)
+
+    text, after_call, simulator_thread, after_simulator = run_async(both())
+    assert (text, after_call, after_simulator) == ("ok", 0, 1)
+    assert simulator_thread != threading.current_thread().name

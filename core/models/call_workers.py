@@ -35,18 +35,20 @@ from suite.models.retry import CallFailure
 from suite.models.scripted import find_script
 
 HEADER = struct.Struct("!I")
-#: `model.call_workers: auto`: one process per core but the one the event loop needs, at most this many
+#: `model.call_workers: auto`: one process per core, at most this many (none on one core: nothing to spread to)
 MAX_AUTO = 4
 _POOLS: weakref.WeakSet[CallWorkers] = weakref.WeakSet()
 _WARM = False
 
 
 def auto_count(setting: Any) -> int:
-    """The number of worker processes `model.call_workers` asks for (`auto`: cores - 1, at most 4; 0 off Linux)."""
+    """The number of worker processes `model.call_workers` asks for (`auto`: one per core, at most 4; 0 on one
+    core or off Linux)."""
     if setting is None or setting == "auto":
-        if not sys.platform.startswith("linux"):  # fork is the only start that carries in-process registrations
+        cores = os.cpu_count() or 1
+        if cores < 2 or not sys.platform.startswith("linux"):  # fork alone carries in-process registrations
             return 0
-        return max(0, min(MAX_AUTO, (os.cpu_count() or 1) - 1))
+        return min(MAX_AUTO, cores)
     return int(setting)
 
 

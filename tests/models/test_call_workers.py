@@ -171,9 +171,9 @@ def test_a_run_starts_workers_only_where_they_serve() -> None:
     assert all(w.process.exitcode is not None for w in pool._workers)
 
 
-def test_auto_count_leaves_a_core_to_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_auto_count_is_one_per_core_up_to_four(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    assert auto_count("auto") == 1 and auto_count(None) == 1 and auto_count(3) == 3 and auto_count(0) == 0
+    assert auto_count("auto") == 2 and auto_count(None) == 2 and auto_count(3) == 3 and auto_count(0) == 0
     monkeypatch.setattr(os, "cpu_count", lambda: 64)
     assert auto_count("auto") == 4
     monkeypatch.setattr(os, "cpu_count", lambda: 1)
