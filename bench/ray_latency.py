@@ -19,7 +19,6 @@ This file is also the plugin module the actors load (SUITE_PLUGIN_MODULES=wait=r
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import logging
 import os
@@ -62,6 +61,7 @@ def timed_run(executor: str, concurrency: int, tasks: list[dict[str, Any]], out:
     from omegaconf import OmegaConf
     from suite import config as configmod
     from suite import runner
+    from suite.asyncrun import run_to_completion
     from suite.commands import start_session
     from suite.plugins import build_host
 
@@ -74,7 +74,7 @@ def timed_run(executor: str, concurrency: int, tasks: list[dict[str, Any]], out:
         OmegaConf.update(cfg, key, value, force_add=True)
     session, planned = start_session(host, cfg, str(out))
     start = time.perf_counter()
-    assert asyncio.run(runner.execute(session, planned)) == "complete"
+    assert run_to_completion(runner.execute(session, planned)) == "complete"  # as `suite run` runs it
     took = time.perf_counter() - start
     session.store.close()
     return took

@@ -627,5 +627,5 @@ def test_a_node_model_call_actor_answers_as_the_process_would_and_survives_a_kil
     assert (a.text, a.prompt_tokens, a.completion_tokens, a.cost_usd) == \
         (b.text, b.prompt_tokens, b.completion_tokens, b.cost_usd) == ("node: hi", a.prompt_tokens, 2, 0.0)
     assert error_here == error_there and "BadRequestError" in error_there
-    assert again.text == "node: again" and again.attempts == 2
+    assert again.text == "node: again" and again.attempts >= 2  # retried while Ray restarted it
     ray.kill(actor)

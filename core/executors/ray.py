@@ -54,6 +54,8 @@ class RayExecutor:
             payload = WorkerPayload(OmegaConf.to_container(cfg, resolve=True), detach(session.model), services,
                                     scripts)
             node_calls = NodeCallers(scripts) if wants_node_calls(cfg, session.model) else None
+            if node_calls is not None:
+                node_calls.prestart()
             fleet = Fleet(session, ray.put(payload), pools, node_calls)
             try:
                 await fleet.run()
@@ -89,6 +91,13 @@ class NodeCallers:
             self.actors[node_id] = NodeModelCalls.options(
                 scheduling_strategy=here, runtime_env={"env_vars": forwarded_env()}).remote(self.scripts)
         return self.actors[node_id]
+
+    def prestart(self) -> None:
+        """Start the driver's node's actor now, loading litellm while the first worker actors start, when that node
+        can host workers (it has CPUs)."""
+        here = ray.get_runtime_context().get_node_id()
+        if live_nodes().get(here, {}).get("CPU", 0) > 0:
+            self.on(here)
 
     def close(self) -> None:
         """End every one (their calls are over: every episode has ended)."""

@@ -29,7 +29,7 @@ from suite.models import (
 )
 from suite.models.cache import CachedReply
 from suite.models.call_result import CallResult, Pricing, call_litellm
-from suite.models.call_workers import runs_anywhere
+from suite.models.call_workers import runs_anywhere, warm_up
 from suite.models.retry import CallFailure
 
 SCRIPTED = "scripted"
@@ -122,6 +122,7 @@ class NodeModelCalls:
 
     def __init__(self, scripts: list[Script]) -> None:
         register_scripts(scripts)
+        warm_up()  # litellm loaded and its first call made now, while the node's worker actors start
 
     async def call(self, request: dict[str, Any], pricing: Pricing) -> tuple[bool, CallResult | CallFailure]:
         """Make one attempt: (True, its result) or (False, its failure, judged here)."""

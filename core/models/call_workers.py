@@ -84,7 +84,7 @@ class CallWorkers:
     """A pool of forked processes that make litellm calls for this process's event loop."""
 
     def __init__(self, count: int) -> None:
-        _warm_up()  # here, once: every worker starts with litellm loaded and its first-call work done
+        warm_up()  # here, once: every worker starts with litellm loaded and its first-call work done
         context = multiprocessing.get_context("fork")
         pairs = [socket.socketpair() for _ in range(count)]
         inherited = [s for pool in _POOLS for w in pool._workers for s in (w.sock,)]
@@ -187,10 +187,9 @@ class CallWorkers:
         _POOLS.discard(self)
 
 
-def _warm_up() -> None:
+def warm_up() -> None:
     """Load litellm and its tokenizer, and make one call to its built-in mock (its lazy imports and first-call caches,
-    about 0.4 s of CPU), once per process, unless a loop is running in this thread (then each worker warms up on its
-    first calls)."""
+    about 0.4 s of CPU), once per process, unless a loop is running in this thread (then only litellm is loaded)."""
     global _WARM
     if _WARM:
         return
