@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -130,7 +131,12 @@ def start_call_workers(cfg: Any, clients: Mapping[str, ModelClient] | None) -> C
     eligible = [c for c in clients.values() if runs_anywhere(c.model)]
     if not eligible:
         return None
-    workers = CallWorkers(count)
+    try:
+        workers = CallWorkers(count)
+    except OSError as exc:  # no process could be forked (limits, memory): the calls are made in this process
+        warnings.warn(f"model.call_workers: no worker process started ({exc}); model calls are made in the run's "
+                      "own process", stacklevel=2)
+        return None
     for client in eligible:
         client.workers = workers
     return workers

@@ -215,3 +215,14 @@ def test_a_run_with_call_workers_stores_what_a_run_without_them_does(tmp_path: P
         return [{k: v for k, v in r.items() if k not in drop} for r in RunStore(root).records()]
 
     assert stored(tmp_path / "2") == stored(tmp_path / "0") and len(stored(tmp_path / "0")) == 8
+
+
+def test_a_run_whose_workers_cannot_start_makes_its_calls_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_fork(self: Any, count: int) -> None:
+        raise OSError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(CallWorkers, "__init__", no_fork)
+    clients = {"a": ModelClient("scripted/cw-echo")}
+    with pytest.warns(UserWarning, match="no worker process started"):
+        assert start_call_workers(_cfg(), clients) is None
+    assert clients["a"].workers is None
