@@ -560,6 +560,7 @@ def test_workers_share_one_response_cache_served_from_the_drivers_node(ray_addre
     on_one_node.put("k1", reply)
     hit = on_another.get("k1")  # a retry elsewhere reuses the reply
     assert (hit.text, hit.prompt_tokens, hit.completion_tokens, hit.earlier_run) == ("ACTION: go", 12, 3, False)
+    assert asyncio.run(on_another.aget("k1")) == hit  # the model client's lookup, which leaves its loop free
     assert SharedCache(services, (spec[0], "run-2", False)).get("k1") is None  # another run's scope
     ray.get(services.close.remote())  # what the executor does at the end of a run: the batched commits land
     assert ResponseCache(*spec).get("k1").text == "ACTION: go"  # in the driver's file

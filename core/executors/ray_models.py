@@ -261,6 +261,10 @@ class SharedCache:
         """The stored reply for a request hash, or None (one round trip to the driver's node)."""
         return ray.get(self.services.cache_get.remote(self.spec, key))
 
+    async def aget(self, key: str) -> CachedReply | None:
+        """`get` without blocking the worker's event loop (its other episodes go on during the round trip)."""
+        return await self.services.cache_get.remote(self.spec, key)
+
     def put(self, key: str, reply: ModelReply) -> None:
         """Store a reply, without waiting (calls from one worker reach the actor in order)."""
         self.services.cache_put.remote(self.spec, key, reply)

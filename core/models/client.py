@@ -137,7 +137,8 @@ class ModelClient:
             params = {**params, "script": script.version if script is not None else None}
         key = request_hash(self.model, messages, params, position)
         if self.cache is not None:
-            hit = self.cache.get(key)
+            lookup = getattr(self.cache, "aget", None)  # a cache served from elsewhere answers without blocking
+            hit = await lookup(key) if lookup is not None else self.cache.get(key)
             if hit is not None:
                 reply = ModelReply(
                     text=mask(hit.text, self._secrets),
