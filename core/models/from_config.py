@@ -123,10 +123,12 @@ def _price(prompt: float | None, completion: float | None) -> TokenPrice | None:
 
 def start_call_workers(cfg: Any, clients: Mapping[str, ModelClient] | None) -> CallWorkers | None:
     """Fork the run's model-call worker processes (`model.call_workers`) and hand them to every client whose calls
-    may be made in any process; None when there are none (a Ray run, one episode at a time, a model answered only
-    in this process). Call it before the run's event loop and threads start."""
-    count = auto_count(cfg.model.get("call_workers", "auto"))
-    if not clients or count < 1 or str(cfg.run.get("executor", "local")) != "local" or int(cfg.run.concurrency) < 2:
+    may be made in any process; None when there are none (a Ray run, one episode at a time unless a count is set, a
+    model answered only in this process). Call it before the run's event loop and threads start."""
+    setting = cfg.model.get("call_workers", "auto")
+    count = auto_count(setting)
+    one_at_a_time = int(cfg.run.concurrency) < 2 and setting in (None, "auto")  # a count given is obeyed
+    if not clients or count < 1 or str(cfg.run.get("executor", "local")) != "local" or one_at_a_time:
         return None
     eligible = [c for c in clients.values() if runs_anywhere(c.model)]
     if not eligible:

@@ -159,7 +159,7 @@ def test_a_run_starts_workers_only_where_they_serve() -> None:
     clients = {"a": ModelClient("scripted/cw-echo"), "b": ModelClient("scripted/cw-stateful")}
     register_script("cw-stateful", _echo)
     assert start_call_workers(_cfg(run__executor="ray"), clients) is None
-    assert start_call_workers(_cfg(run__concurrency=1), clients) is None
+    assert start_call_workers(_cfg(run__concurrency=1, model__call_workers="auto"), clients) is None
     assert start_call_workers(_cfg(model__call_workers=0), clients) is None
     assert start_call_workers(_cfg(), {"b": clients["b"]}) is None
     pool = start_call_workers(_cfg(), clients)
@@ -169,6 +169,9 @@ def test_a_run_starts_workers_only_where_they_serve() -> None:
     finally:
         pool.close()
     assert all(w.process.exitcode is not None for w in pool._workers)
+    one_at_a_time = start_call_workers(_cfg(run__concurrency=1), clients)  # a count given is obeyed
+    assert one_at_a_time is not None
+    one_at_a_time.close()
 
 
 def test_auto_count_is_one_per_core_up_to_four(monkeypatch: pytest.MonkeyPatch) -> None:
