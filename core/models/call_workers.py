@@ -87,7 +87,7 @@ class CallWorkers:
         warm_up()  # here, once: every worker starts with litellm loaded and its first-call work done
         context = multiprocessing.get_context("fork")
         pairs = [socket.socketpair() for _ in range(count)]
-        inherited = [s for pool in _POOLS for w in pool._workers for s in (w.sock,)]
+        inherited = [w.sock for pool in _POOLS for w in pool._workers]  # other runs' pools, still open
         self._workers: list[_Worker] = []
         self._next_id = 0
         for index, (mine, theirs) in enumerate(pairs):
@@ -117,16 +117,20 @@ class CallWorkers:
             return await call_litellm(request, pricing)
         future: asyncio.Future[CallResult] = asyncio.get_running_loop().create_future()
         worker.pending[call_id] = future
+        writer = worker.writer
         try:
-            assert worker.writer is not None
-            worker.writer.write(body)
-            if worker.writer is not None and worker.writer.transport.get_write_buffer_size() > 1 << 20:
-                await worker.writer.drain()  # a long prompt (images) waits for the socket, not the loop
+            if writer is None:  # its connection ended while this call waited for it: a transient failure
+                raise CallFailure("the model-call worker's connection ended", type_name="WorkerLost",
+                                  status_code=None, transient=True, model_failure=True, never_reached=False,
+                                  server_answered=False)
+            writer.write(body)
+            if writer.transport.get_write_buffer_size() > 1 << 20:
+                await writer.drain()  # a long prompt (images) waits for the socket, not the loop
             return await future
         except asyncio.CancelledError:
-            if worker.pending.pop(call_id, None) is not None and worker.alive:
+            if worker.pending.pop(call_id, None) is not None and worker.alive and writer is not None:
                 with contextlib.suppress(Exception):
-                    worker.writer.write(_frame(("cancel", call_id)))  # type: ignore[union-attr]
+                    writer.write(_frame(("cancel", call_id)))
             raise
         finally:
             worker.pending.pop(call_id, None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -229,3 +230,49 @@ def test_a_run_whose_workers_cannot_start_makes_its_calls_in_process(monkeypatch
     with pytest.warns(UserWarning, match="no worker process started"):
         assert start_call_workers(_cfg(), clients) is None
     assert clients["a"].workers is None
+
+
+def test_a_run_whose_call_worker_is_killed_mid_run_loses_and_mischarges_nothing(tmp_path: Path) -> None:
+    """Every episode finishes once with the outcome an undisturbed run gives it: the killed worker's calls in flight
+    are retried (by the other worker), never an infra failure nor an agent failure."""
+    import multiprocessing
+    import sqlite3
+    import threading
+
+    from suite.cli import main
+    from suite.store import RunStore
+    from suite_template.plugin import greedy_reply
+
+    register_script("cw-greedy-slow", greedy_reply, latency_s=0.1, any_process=True)
+    common = ["run", "--plugins", "template", "--model", "scripted/cw-greedy-slow", "--limit", "8", "--concurrency",
+              "4", "--no-report", "model.cache=false", "model.retries=3", "model.backoff_base_s=0.05",
+              "model.call_workers=2"]
+    killed: list[int] = []
+
+    def finished(root: Path) -> int:
+        try:
+            with sqlite3.connect(root / "run.sqlite") as db:
+                return db.execute("SELECT COUNT(*) FROM episodes WHERE status='done'").fetchone()[0]
+        except sqlite3.Error:
+            return 0
+
+    def kill_one_worker_mid_run(root: Path) -> None:
+        while finished(root) < 1:
+            time.sleep(0.02)
+        workers = [p for p in multiprocessing.active_children() if p.name.startswith("suite-model-calls")]
+        os.kill(workers[0].pid, signal.SIGKILL)
+        killed.append(finished(root))
+
+    calm, disturbed = tmp_path / "calm", tmp_path / "disturbed"
+    assert main([*common, "--out", str(calm)]) == 0
+    killer = threading.Thread(target=kill_one_worker_mid_run, args=(disturbed,), daemon=True)
+    killer.start()
+    assert main([*common, "--out", str(disturbed)]) == 0
+    killer.join(10)
+    assert killed and killed[0] < 8, "the kill must land mid-run"
+
+    def outcomes(root: Path) -> dict[str, tuple[str, int, int]]:
+        return {r["episode_id"]: (r["outcome"], r["steps"], r["prompt_tokens"]) for r in RunStore(root).records()}
+
+    assert outcomes(disturbed) == outcomes(calm) and len(outcomes(calm)) == 8
+    assert RunStore(disturbed).counts() == {"done": 8}
