@@ -28,8 +28,8 @@ from suite.models import (
     register_script,
 )
 from suite.models.cache import CachedReply
-from suite.models.call_result import CallResult, Pricing, call_litellm
-from suite.models.call_workers import runs_anywhere, warm_up
+from suite.models.call_result import CallResult, Pricing
+from suite.models.call_workers import attempt, runs_anywhere, warm_up
 from suite.models.retry import CallFailure
 
 SCRIPTED = "scripted"
@@ -126,10 +126,7 @@ class NodeModelCalls:
 
     async def call(self, request: dict[str, Any], pricing: Pricing) -> tuple[bool, CallResult | CallFailure]:
         """Make one attempt: (True, its result) or (False, its failure, judged here)."""
-        try:
-            return True, await call_litellm(request, pricing)
-        except Exception as exc:  # noqa: BLE001 - judged here, raised in the worker
-            return False, CallFailure.judge(exc)
+        return await attempt(request, pricing)
 
 
 class NodeCalls:
@@ -147,9 +144,7 @@ class NodeCalls:
             ray.cancel(ref)
             raise
         except ray.exceptions.RayActorError as exc:
-            raise CallFailure(f"the node's model-call actor is gone: {type(exc).__name__}", type_name="WorkerLost",
-                              status_code=None, transient=True, model_failure=True, never_reached=False,
-                              server_answered=False) from None
+            raise CallFailure.worker_lost(f"the node's model-call actor is gone: {type(exc).__name__}") from None
         if not ok:
             raise payload  # type: ignore[misc]
         return payload  # type: ignore[return-value]
@@ -262,7 +257,8 @@ class SharedCache:
         return ray.get(self.services.cache_get.remote(self.spec, key))
 
     async def aget(self, key: str) -> CachedReply | None:
-        """`get` without blocking the worker's event loop (its other episodes go on during the round trip)."""
+        """`get` without blocking the worker's event loop (its other episodes go on during the round trip): what
+        the model client asks."""
         return await self.services.cache_get.remote(self.spec, key)
 
     def put(self, key: str, reply: ModelReply) -> None:

@@ -173,6 +173,10 @@ class ResponseCache:
             self._stored = (pid, keys)
         return row_key in self._stored[1]
 
+    async def aget(self, key: str) -> CachedReply | None:
+        """`get`, as the model client asks (a cache served from another process answers without blocking)."""
+        return self.get(key)
+
     def get(self, key: str) -> CachedReply | None:
         """The stored reply for a request hash, or None (also for another run's reply unless `across_runs`)."""
         queue, row_key = self._queue(), self._row_key(key)

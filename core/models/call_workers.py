@@ -15,7 +15,6 @@ policy sends to the others or, with none left, into this process."""
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import gc
 import multiprocessing
@@ -29,6 +28,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
+from suite.asyncrun import ClosingExecutor
 from suite.models.call_result import CallResult, Pricing, call_litellm
 from suite.models.litellm_setup import load_litellm
 from suite.models.retry import CallFailure
@@ -120,9 +120,7 @@ class CallWorkers:
         writer = worker.writer
         try:
             if writer is None:  # its connection ended while this call waited for it: a transient failure
-                raise CallFailure("the model-call worker's connection ended", type_name="WorkerLost",
-                                  status_code=None, transient=True, model_failure=True, never_reached=False,
-                                  server_answered=False)
+                raise CallFailure.worker_lost("the model-call worker's connection ended")
             writer.write(body)
             if writer.transport.get_write_buffer_size() > 1 << 20:
                 await writer.drain()  # a long prompt (images) waits for the socket, not the loop
@@ -161,8 +159,7 @@ class CallWorkers:
         """Resolve the futures of the worker's answers until its socket closes."""
         try:
             while True:
-                size = HEADER.unpack(await reader.readexactly(HEADER.size))[0]
-                call_id, ok, payload = pickle.loads(await reader.readexactly(size))
+                call_id, ok, payload = await _read_frame(reader)
                 future = worker.pending.pop(call_id, None)
                 if future is None or future.done():
                     continue
@@ -215,6 +212,21 @@ def _frame(message: tuple[Any, ...]) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
+async def _read_frame(reader: asyncio.StreamReader) -> Any:
+    """The next message `_frame` wrote (IncompleteReadError at the end of the stream)."""
+    size = HEADER.unpack(await reader.readexactly(HEADER.size))[0]
+    return pickle.loads(await reader.readexactly(size))
+
+
+async def attempt(request: dict[str, Any], pricing: Pricing) -> tuple[bool, CallResult | CallFailure]:
+    """One attempt where it is made (a worker process, a node's model-call actor): (True, its result) or (False,
+    its failure judged here), to be raised where the call was asked for."""
+    try:
+        return True, await call_litellm(request, pricing)
+    except Exception as exc:  # noqa: BLE001 - judged here, raised by the caller
+        return False, CallFailure.judge(exc)
+
+
 def _disconnect(worker: _Worker) -> None:
     """Drop the worker's connection to its loop: its reader task and its transport."""
     if worker.reader_task is not None and not worker.reader_task.done():
@@ -230,8 +242,7 @@ def _fail_pending(worker: _Worker, why: str) -> None:
     """Fail the worker's calls in flight as transient model failures (the retry policy tries them again)."""
     for future in worker.pending.values():
         if not future.done():
-            future.set_exception(CallFailure(why, type_name="WorkerLost", status_code=None, transient=True,
-                                             model_failure=True, never_reached=False, server_answered=False))
+            future.set_exception(CallFailure.worker_lost(why))
     worker.pending.clear()
 
 
@@ -254,44 +265,24 @@ def _serve(sock: socket.socket, inherited: list[socket.socket]) -> None:
         os._exit(0)
 
 
-class _InlineExecutor(concurrent.futures.ThreadPoolExecutor):
-    """The worker loop's default executor: litellm's `acompletion` hands its synchronous part (building the request
-    and returning the provider's coroutine, no I/O) to it; run at once, with no thread hop or GIL contention."""
-
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
-        """Run `fn` now; its result (or exception) in a done future."""
-        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # handed to the awaiting call, as a thread pool would
-            future.set_exception(exc)
-        return future
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Nothing to stop: no thread was started."""
-
-
 async def _serve_calls(sock: socket.socket) -> None:
     """Read calls and cancellations; answer each call when it ends, in any order."""
-    asyncio.get_running_loop().set_default_executor(_InlineExecutor())
+    asyncio.get_running_loop().set_default_executor(ClosingExecutor())  # litellm's dispatch on the loop, as above
     reader, writer = await asyncio.open_unix_connection(sock=sock)
     running: dict[int, asyncio.Task[None]] = {}
 
     async def answer(call_id: int, request: dict[str, Any], pricing: Pricing) -> None:
         try:
-            reply: tuple[Any, ...] = (call_id, True, await call_litellm(request, pricing))
+            ok, payload = await attempt(request, pricing)
         except asyncio.CancelledError:
             return
-        except Exception as exc:
-            reply = (call_id, False, CallFailure.judge(exc))
         finally:
             running.pop(call_id, None)
-        writer.write(_frame(reply))
+        writer.write(_frame((call_id, ok, payload)))
 
     while True:
         try:
-            size = HEADER.unpack(await reader.readexactly(HEADER.size))[0]
-            message = pickle.loads(await reader.readexactly(size))
+            message = await _read_frame(reader)
         except (asyncio.IncompleteReadError, ConnectionError):
             break
         if message[0] == "call":

@@ -137,8 +137,7 @@ class ModelClient:
             params = {**params, "script": script.version if script is not None else None}
         key = request_hash(self.model, messages, params, position)
         if self.cache is not None:
-            lookup = getattr(self.cache, "aget", None)  # a cache served from elsewhere answers without blocking
-            hit = await lookup(key) if lookup is not None else self.cache.get(key)
+            hit = await self.cache.aget(key)
             if hit is not None:
                 reply = ModelReply(
                     text=mask(hit.text, self._secrets),

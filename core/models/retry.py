@@ -111,6 +111,12 @@ class CallFailure(Exception):
                                   self.never_reached, self.server_answered)
 
     @classmethod
+    def worker_lost(cls, why: str) -> CallFailure:
+        """The attempt's process (a model-call worker, a node's model-call actor) went away: transient, retried."""
+        return cls(why, type_name="WorkerLost", status_code=None, transient=True, model_failure=True,
+                   never_reached=False, server_answered=False)
+
+    @classmethod
     def judge(cls, exc: BaseException) -> CallFailure:
         """`exc` as judged in the process that raised it."""
         return cls(str(exc), type_name=type(exc).__name__, status_code=getattr(exc, "status_code", None),
