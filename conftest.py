@@ -1,4 +1,5 @@
-"""Shared fixtures: the template plugin on the path, an isolated user cache, the real data when present."""
+"""Shared fixtures: the template plugin and the tests' helpers on the path, an isolated user cache, the real data
+when present."""
 
 from __future__ import annotations
 
@@ -12,8 +13,11 @@ REPO = Path(__file__).resolve().parent
 TEMPLATE = REPO / "examples" / "plugin-template"
 SHARED_DATA = (REPO / ".." / "shared" / "data").resolve()
 
-if str(TEMPLATE) not in sys.path:
-    sys.path.insert(0, str(TEMPLATE))
+TESTS = REPO / "tests"  # its helpers (run_processes, ray_support) for the tests in its subfolders too
+
+for folder in (TEMPLATE, TESTS):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
 
 @pytest.fixture(autouse=True)

@@ -236,9 +236,9 @@ def test_a_run_whose_call_worker_is_killed_mid_run_loses_and_mischarges_nothing(
     """Every episode finishes once with the outcome an undisturbed run gives it: the killed worker's calls in flight
     are retried (by the other worker), never an infra failure nor an agent failure."""
     import multiprocessing
-    import sqlite3
     import threading
 
+    from run_processes import finished
     from suite.cli import main
     from suite.store import RunStore
     from suite_template.plugin import greedy_reply
@@ -248,13 +248,6 @@ def test_a_run_whose_call_worker_is_killed_mid_run_loses_and_mischarges_nothing(
               "4", "--no-report", "model.cache=false", "model.retries=3", "model.backoff_base_s=0.05",
               "model.call_workers=2"]
     killed: list[int] = []
-
-    def finished(root: Path) -> int:
-        try:
-            with sqlite3.connect(root / "run.sqlite") as db:
-                return db.execute("SELECT COUNT(*) FROM episodes WHERE status='done'").fetchone()[0]
-        except sqlite3.Error:
-            return 0
 
     def kill_one_worker_mid_run(root: Path) -> None:
         while finished(root) < 1:
