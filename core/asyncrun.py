@@ -1,10 +1,18 @@
-"""Running the suite's top coroutine: `asyncio.run`, with a default executor that leaves no coroutine unawaited.
+"""The suite's event loops: `asyncio.run` with litellm's dispatch made at once, and a default executor that leaves no
+coroutine unawaited.
 
-litellm's `acompletion` calls the provider in the loop's default executor, and that call returns the coroutine
-which then makes the request. When a run is cut off (Ctrl-C, a stop) while a worker thread is making it, the await
-is cancelled, the coroutine is never awaited, and Python prints `RuntimeWarning: coroutine ... was never awaited`
-at exit. This executor keeps each coroutine its calls return until it is started, and closes those never started
-when the loop shuts it down.
+litellm's `acompletion` hands its synchronous `completion` (which only builds the request and returns the
+provider's coroutine, no I/O) to the loop's default executor and awaits it. Through a thread, or even answered at
+once through `run_in_executor`, that await suspends the call for a round or two of the loop; with many episodes in
+flight, every call's model request then waits for every other ready episode's work, the requests leave together,
+the replies come back together, and the episodes move in lockstep (a fixed-latency model at 64 episodes: 0.66 of
+the ideal steps/s in one process instead of 0.93). `SuiteEventLoop` runs exactly that dispatch inline and hands back
+a finished future, so the call goes on without suspending.
+
+When a run is cut off (Ctrl-C, a stop) while a worker thread is making any other executor call that returns a
+coroutine, the await is cancelled, the coroutine is never awaited, and Python prints `RuntimeWarning: coroutine ...
+was never awaited` at exit. `ClosingExecutor` keeps each coroutine its calls return until it is started, and closes
+those never started when the loop shuts it down.
 """
 
 from __future__ import annotations
@@ -29,17 +37,7 @@ class ClosingExecutor(ThreadPoolExecutor):
         self._made_lock = threading.Lock()
 
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
-        """Run `fn` in a worker thread; a coroutine it returns is kept until it is started or closed. litellm's
-        dispatch of an async call (`acompletion` hands its synchronous `completion` here, which only builds the
-        request and returns the provider's coroutine) runs at once instead: no thread hop per model call."""
-        if not args and not kwargs and _is_litellm_dispatch(fn):
-            done: Future[Any] = Future()
-            try:
-                done.set_result(fn())
-            except BaseException as exc:  # handed to the awaiting call, as from a thread
-                done.set_exception(exc)
-            self._keep(done)  # a cut-off await leaves its coroutine unstarted: closed at shutdown, as below
-            return done
+        """Run `fn` in a worker thread; a coroutine it returns is kept until it is started or closed."""
         future = super().submit(fn, *args, **kwargs)
         future.add_done_callback(self._keep)
         return future
@@ -63,6 +61,33 @@ class ClosingExecutor(ThreadPoolExecutor):
                 coro.close()
 
 
+_PlatformLoop = asyncio.ProactorEventLoop if sys.platform == "win32" else asyncio.SelectorEventLoop
+
+
+class SuiteEventLoop(_PlatformLoop):  # type: ignore[valid-type,misc]  # the platform's default loop class
+    """An event loop on which litellm's dispatch of an async call runs at once, without suspending the call."""
+
+    def run_in_executor(self, executor: Any, func: Any, *args: Any) -> asyncio.Future[Any]:
+        """As asyncio's, except litellm's dispatch to the default executor: made here, its future already done."""
+        if executor is None and not args and _is_litellm_dispatch(func):
+            done = self.create_future()
+            try:
+                done.set_result(func())  # the provider's coroutine, awaited by litellm at once (never left unstarted)
+            except (SystemExit, KeyboardInterrupt):
+                raise
+            except BaseException as exc:  # handed to the awaiting call, as from a thread
+                done.set_exception(exc)
+            return done
+        return super().run_in_executor(executor, func, *args)
+
+
+def new_loop() -> asyncio.AbstractEventLoop:
+    """A new `SuiteEventLoop` whose default executor is a `ClosingExecutor`."""
+    loop = SuiteEventLoop()
+    loop.set_default_executor(ClosingExecutor())
+    return loop
+
+
 def _is_litellm_dispatch(fn: Any) -> bool:
     """Whether `fn` is litellm's `partial(context.run, partial(litellm.main.completion, ..., acompletion=True))`."""
     main = sys.modules.get("litellm.main")
@@ -79,6 +104,5 @@ def _unstarted(coro: Coroutine[Any, Any, Any]) -> bool:
 
 def run_to_completion(coro: Coroutine[Any, Any, Any]) -> Any:
     """Run a coroutine to completion (Ctrl-C cancels it and raises KeyboardInterrupt)."""
-    with asyncio.Runner() as runner:
-        runner.get_loop().set_default_executor(ClosingExecutor())
+    with asyncio.Runner(loop_factory=new_loop) as runner:
         return runner.run(coro)

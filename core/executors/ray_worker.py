@@ -15,6 +15,7 @@ from typing import Any
 import ray
 from omegaconf import DictConfig, OmegaConf
 from suite.agents import Agent, AgentContext
+from suite.asyncrun import new_loop
 from suite.errors import BudgetExceeded, SuiteError
 from suite.executors.ray_models import SharedLedger, attach, register_scripts, use_node_calls
 from suite.loop import TraceSink, run_episode
@@ -158,7 +159,7 @@ class EpisodeWorker:
         self.error: BaseException | None = None
         self.ledger: SharedLedger | None = None
         self.calls = SimulatorCalls()
-        self.loop = asyncio.new_event_loop()
+        self.loop = new_loop()  # litellm's dispatch made at once (see suite.asyncrun)
         threading.Thread(target=self.loop.run_forever, name="suite-episodes", daemon=True).start()
         try:
             self.cfg = OmegaConf.create(payload.config)

@@ -28,7 +28,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from suite.asyncrun import ClosingExecutor
+from suite.asyncrun import run_to_completion
 from suite.models.call_result import CallResult, Pricing, call_litellm
 from suite.models.litellm_setup import load_litellm
 from suite.models.retry import CallFailure
@@ -257,7 +257,7 @@ def _serve(sock: socket.socket, inherited: list[socket.socket]) -> None:
     gc.freeze()  # what was inherited (litellm's modules, the run's set-up) is never collected here: not scanned
     asyncio.events._set_running_loop(None)  # forked from a running loop: that loop is not this process's
     try:
-        asyncio.run(_serve_calls(sock))
+        run_to_completion(_serve_calls(sock))  # litellm's dispatch made at once (see suite.asyncrun)
     finally:  # at once: litellm's idle threads would hold up the interpreter's shutdown
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
@@ -267,7 +267,6 @@ def _serve(sock: socket.socket, inherited: list[socket.socket]) -> None:
 
 async def _serve_calls(sock: socket.socket) -> None:
     """Read calls and cancellations; answer each call when it ends, in any order."""
-    asyncio.get_running_loop().set_default_executor(ClosingExecutor())  # litellm's dispatch on the loop, as above
     reader, writer = await asyncio.open_unix_connection(sock=sock)
     running: dict[int, asyncio.Task[None]] = {}
 
