@@ -113,7 +113,8 @@ async def _within(call: Awaitable[Any], deadline: float | None, busy: bool = Fal
             call.close()
         raise EpisodeTimeout
     try:
-        return await asyncio.wait_for(call, remaining)
+        async with asyncio.timeout(remaining):  # in this task: no task or extra loop round per call, as wait_for has
+            return await call
     except TimeoutError:
         raise EpisodeTimeout(busy) from None
 

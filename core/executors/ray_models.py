@@ -14,6 +14,7 @@ from typing import Any
 import ray
 from omegaconf import DictConfig
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+from suite.asyncrun import new_loop
 from suite.errors import BudgetExceeded
 from suite.models import (
     CostLedger,
@@ -123,10 +124,15 @@ class NodeModelCalls:
     def __init__(self, scripts: list[Script]) -> None:
         register_scripts(scripts)
         warm_up()  # litellm loaded and its first call made now, while the node's worker actors start
+        # the calls run on a suite loop of their own (litellm's dispatch without suspending, see suite.asyncrun),
+        # not on Ray's actor loop, which only passes them on
+        self.loop = new_loop()
+        threading.Thread(target=self.loop.run_forever, name="suite-model-calls", daemon=True).start()
 
     async def call(self, request: dict[str, Any], pricing: Pricing) -> tuple[bool, CallResult | CallFailure]:
         """Make one attempt: (True, its result) or (False, its failure, judged here)."""
-        return await attempt(request, pricing)
+        made = asyncio.run_coroutine_threadsafe(attempt(request, pricing), self.loop)
+        return await asyncio.wrap_future(made)  # cancelled with it, when Ray cancels the call
 
 
 class NodeCalls:
