@@ -5,9 +5,10 @@ litellm's `acompletion` hands its synchronous `completion` (which only builds th
 provider's coroutine, no I/O) to the loop's default executor and awaits it. Through a thread, or even answered at
 once through `run_in_executor`, that await suspends the call for a round or two of the loop; with many episodes in
 flight, every call's model request then waits for every other ready episode's work, the requests leave together,
-the replies come back together, and the episodes move in lockstep (a fixed-latency model at 64 episodes: 0.66 of
-the ideal steps/s in one process instead of 0.93). `SuiteEventLoop` runs exactly that dispatch inline and hands back
-a finished future, so the call goes on without suspending.
+the replies come back together, and the episodes move in lockstep, each step paying for everyone's (bench/overhead.py,
+64 episodes of a 100 ms model on 2 cores, every call in the run's process: 0.58 of the ideal steps/s, 0.90 without
+the suspension). `SuiteEventLoop` runs exactly that dispatch inline and hands back a finished future, so the call
+goes on without suspending.
 
 When a run is cut off (Ctrl-C, a stop) while a worker thread is making any other executor call that returns a
 coroutine, the await is cancelled, the coroutine is never awaited, and Python prints `RuntimeWarning: coroutine ...

@@ -85,3 +85,44 @@ def test_litellms_dispatch_of_an_async_call_runs_on_the_loop_and_simulator_calls
     text, after_call, simulator_thread, after_simulator = run_async(both())
     assert (text, after_call, after_simulator) == ("ok", 0, 1)
     assert simulator_thread != threading.current_thread().name
+
+
+class _Suspensions:
+    """Awaits a coroutine and counts how often it suspended (gave the event loop back)."""
+
+    def __init__(self, coro: Coroutine[Any, Any, Any]) -> None:
+        self.coro, self.count = coro, 0
+
+    def __await__(self) -> Any:
+        it = self.coro.__await__()
+        try:
+            waiting = it.send(None)
+            while True:
+                self.count += 1
+                waiting = it.send((yield waiting))
+        except StopIteration as stop:
+            return stop.value
+
+
+def test_a_model_call_that_answers_at_once_never_gives_the_loop_back() -> None:
+    """Each suspension makes a call wait for every other ready episode's work, which keeps concurrent episodes in
+    lockstep: a zero-latency model call through litellm must not suspend at all on the suite's loops (the run's,
+    the model-call workers' and the Ray actors' `new_loop`)."""
+    from suite.asyncrun import SuiteEventLoop, new_loop
+    from suite.models import ModelClient, register_script
+
+    register_script("suspension-probe", lambda messages: "ok")
+    client = ModelClient("scripted/suspension-probe")
+
+    async def counted() -> tuple[str, int, bool]:
+        call = _Suspensions(client.complete([{"role": "user", "content": "hi"}], episode="e", step=0))
+        reply = await call
+        return reply.text, call.count, isinstance(asyncio.get_running_loop(), SuiteEventLoop)
+
+    assert run_async(counted()) == ("ok", 0, True)
+    loop = new_loop()
+    try:
+        assert isinstance(loop, SuiteEventLoop)
+        assert loop.run_until_complete(counted()) == ("ok", 0, True)
+    finally:
+        loop.close()
