@@ -165,3 +165,25 @@ def test_ctrl_c_flushes_marks_interrupted_and_exits_130(tmp_path: Path, capsys: 
     assert len(RunStore(out).records()) == 12
     traced = sum(trace_spend(path)[1].tokens for path in (out / "traces").glob("*.jsonl"))  # partial ones too
     assert _report(out, capsys)[0]["benchmarks"]["counter"]["tokens"] == traced  # every token spent is counted
+
+
+def test_a_run_keeps_its_set_up_out_of_full_garbage_collections_and_gives_it_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full collection over litellm's modules stalls every episode for about 0.2 s: a run freezes what it was set up
+    with while its episodes run, and unfreezes it at its end (a process may start other runs)."""
+    import gc
+
+    from suite import runner
+
+    seen: list[int] = []
+    real = runner.run_episode
+
+    async def noting(*args: object, **kwargs: object) -> object:
+        seen.append(gc.get_freeze_count())
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_episode", noting)
+    before = gc.get_freeze_count()
+    assert main([*RUN, "--agent", "oracle", "--limit", "2", "--out", str(tmp_path / "r")]) == 0
+    assert len(seen) == 2 and min(seen) > before
+    assert gc.get_freeze_count() == before

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import gc
 import pickle
 import threading
 import warnings
@@ -124,6 +125,7 @@ class NodeModelCalls:
     def __init__(self, scripts: list[Script]) -> None:
         register_scripts(scripts)
         warm_up()  # litellm loaded and its first call made now, while the node's worker actors start
+        gc.freeze()  # litellm's modules are never scanned by a full collection (a stall of every call in flight)
         # the calls run on a suite loop of their own (litellm's dispatch without suspending, see suite.asyncrun),
         # not on Ray's actor loop, which only passes them on
         self.loop = new_loop()

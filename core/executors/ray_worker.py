@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import pickle
 import queue
@@ -171,6 +172,7 @@ class EpisodeWorker:
                 self.model = attach(payload.model, payload.services, self.cfg, self.ledger)
         except Exception as exc:  # noqa: BLE001 - reported by ready(), as the driver would have raised it
             self.error = portable(exc)
+        gc.freeze()  # its set-up is never scanned by a full collection (a stall of every episode, see runner.execute)
 
     def ready(self) -> tuple[BaseException | None, dict[str, Any]]:
         """Answer once started: the error that kept this worker from starting (or None), and where it runs."""
