@@ -19,7 +19,7 @@ call, the default for simulators that do not declare it (replies are parsed on t
     success logging (a task on the event loop that runs at the next await, sometimes inside the next call),
     overlaps counted once. `step_overhead_ms` is the median over steps of wall minus that: the loop, agent,
     prompt and parse hooks, ModelClient (cache key, ledger, limiter), trace and store. `step_total_ms` is the
-    median wall time with litellm. Target: step_overhead_ms < 0.5. `step_overhead_threaded_ms` is the same
+    median wall time with litellm. Target: step_overhead_ms < 0.1. `step_overhead_threaded_ms` is the same
     with the simulator's calls in worker threads (it adds the threads' wake-ups).
 (b) Concurrency efficiency: 64 episodes x 10 steps with a model of fixed 100 ms latency, all in flight at
     once. The ideal is 640 steps/s (every step waits only for its model call); efficiency = measured steps/s
@@ -70,7 +70,8 @@ EPISODES_B = 64
 LATENCY_B_S = 0.1
 IDEAL_STEPS_PER_S = EPISODES_B / LATENCY_B_S
 IDEAL_MS = STEPS * LATENCY_B_S * 1000  # one episode of workload (b) with nothing but its model calls
-TARGET_STEP_MS = 0.5
+TARGET_STEP_MS = 0.1  # issue 27
+TARGET_STEP_THREADED_MS = 0.3  # issue 27
 TARGET_EFFICIENCY = 0.85  # issue 27: 0.9 of the one-process ceiling (0.93)
 ZERO_MODEL = "overhead-zero"
 SLOW_MODEL = "overhead-100ms"
@@ -640,7 +641,9 @@ def print_table(f: dict[str, Any]) -> None:
     print(f"(a) per step, zero-latency scripted model, {f['steps_a']} steps, trace + store on:")
     print(f"    runner's own time     {f['step_overhead_ms']:.3f} ms   (target < {TARGET_STEP_MS} ms: "
           f"{_verdict(f['step_overhead_ms'] < TARGET_STEP_MS)}; simulator on the event loop)")
-    print(f"    with a thread hop     {f['step_overhead_threaded_ms']:.3f} ms   (simulator calls in worker threads, "
+    threaded = f["step_overhead_threaded_ms"]
+    print(f"    with a thread hop     {threaded:.3f} ms   (target < {TARGET_STEP_THREADED_MS} ms: "
+          f"{_verdict(threaded < TARGET_STEP_THREADED_MS)}; simulator calls in worker threads, "
           "the default for a simulator that does not declare inline_env)")
     print(f"    CPU per step          {f['step_cpu_ms']:.3f} ms   (process CPU of the whole step, litellm included; "
           f"{f['step_cpu_threaded_ms']:.3f} ms with the thread hop: the figure to compare on a loaded machine)")
