@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import numpy as np
 from suite_household.geometry import scene_parts
-from suite_household.world import World
+from suite_household.world import Agent, World
 
 
 @lru_cache(maxsize=16384)
@@ -42,12 +42,12 @@ def horizontal_distance(world: World, object_id: str) -> float:
     return math.hypot(max(x0 - ax, 0, ax - x1), max(z0 - az, 0, az - z1))
 
 
-def visible_objects(
-    world: World, width: int, height: int, fov: float, distance: float, only: Collection[str] | None = None
-) -> dict[str, bool]:
-    """Visibility of every object (or of `only`), as AI2-THOR defines it: in view, near, unobstructed."""
-    agent = world.agent
-    cam = np.array(agent.camera)
+#: A camera's forward, right and up vectors, and the tangents of its horizontal and vertical half-angles.
+ViewAxes = tuple[np.ndarray, np.ndarray, np.ndarray, float, float]
+
+
+def view_axes(agent: Agent, width: int, height: int, fov: float) -> ViewAxes:
+    """The camera's forward, right and up vectors, and the tangents of its horizontal and vertical half-angles."""
     yaw, pitch = math.radians(agent.yaw), math.radians(agent.horizon)
     fwd = np.array([math.sin(yaw) * math.cos(pitch), -math.sin(pitch), math.cos(yaw) * math.cos(pitch)])
     right = np.array([math.cos(yaw), 0.0, -math.sin(yaw)])
@@ -59,13 +59,23 @@ def visible_objects(
         ]
     )
     tv = math.tan(math.radians(fov) / 2)
-    th = tv * width / height
+    return fwd, right, up, tv * width / height, tv
+
+
+def visible_objects(
+    world: World, width: int, height: int, fov: float, distance: float, only: Collection[str] | None = None
+) -> dict[str, bool]:
+    """Visibility of every object (or of `only`), as AI2-THOR defines it: in view, near, unobstructed."""
+    agent = world.agent
+    cam = np.array(agent.camera)
+    fwd, right, up, th, tv = view_axes(agent, width, height, fov)
     out = {oid: False for oid in world.objects}
     held = {world.held, *world.descendants(world.held)} if world.held else set()
     for oid in held:
         out[oid] = True
     room = world.room_at(agent.x, agent.z)
     ax, az = agent.x, agent.z
+    view = _ViewBounds(tuple(agent.camera), fwd.tolist(), right.tolist(), up.tolist(), th, tv)
     cands: list[tuple[str, np.ndarray]] = []
     for oid, obj in world.objects.items():
         if oid in held or (only is not None and oid not in only):
@@ -76,7 +86,7 @@ def visible_objects(
         (x, _, z), (sx, _, sz) = obj.center, obj.size
         dx = max(x - sx / 2 - ax, 0, ax - (x + sx / 2))
         dz = max(z - sz / 2 - az, 0, az - (z + sz / 2))
-        if math.hypot(dx, dz) > distance or world.enclosed(oid):
+        if math.hypot(dx, dz) > distance or world.enclosed(oid) or view.misses(obj.box):
             continue
         pts = _sample_points(obj.box) - cam
         z = pts @ fwd
@@ -104,6 +114,38 @@ def visible_objects(
             continue
         out[oid] = bool(_any_clear(pts, bx))
     return out
+
+
+#: How far (m) a whole box must be on the wrong side of a view limit for `_ViewBounds.misses` to rule it out: far
+#: above the rounding of the per-point test, so ruling out never changes a result.
+_VIEW_MARGIN = 1e-9
+
+
+class _ViewBounds:
+    """The view's limits as half-spaces in camera coordinates: a point `d` (relative to the camera) passes the
+    per-point test only if d.fwd > 0.05, |d.right| <= th d.fwd and |d.up| <= tv d.fwd."""
+
+    def __init__(self, cam: tuple[float, ...], fwd: tuple[float, ...], right: tuple[float, ...],
+                 up: tuple[float, ...], th: float, tv: float) -> None:
+        self.cam, self.fwd = cam, fwd
+        # each side limit as n.d <= 0
+        self.sides = [tuple(sign * a - t * f for a, f in zip(axis, fwd, strict=True))
+                      for axis, t in ((right, th), (up, tv)) for sign in (1.0, -1.0)]
+
+    def misses(self, box: tuple[float, ...]) -> bool:
+        """Whether no point of the axis-aligned `box` can pass the per-point test (exact bounds over the box, with
+        `_VIEW_MARGIN`); False says nothing."""
+        x0, y0, z0, x1, y1, z1 = box
+        center = ((x0 + x1) / 2 - self.cam[0], (y0 + y1) / 2 - self.cam[1], (z0 + z1) / 2 - self.cam[2])
+        half = ((x1 - x0) / 2, (y1 - y0) / 2, (z1 - z0) / 2)
+        if _reach(self.fwd, center, half) < 0.05 - _VIEW_MARGIN:  # the nearest limit: wholly behind or too close
+            return True
+        return any(-_reach(tuple(-c for c in n), center, half) > _VIEW_MARGIN for n in self.sides)
+
+
+def _reach(n: tuple[float, ...], center: tuple[float, ...], half: tuple[float, ...]) -> float:
+    """The largest n.d over a box (centre and half sizes, relative to the camera)."""
+    return sum(a * c + abs(a) * h for a, c, h in zip(n, center, half, strict=True))
 
 
 def _any_clear(pts: np.ndarray, boxes: np.ndarray) -> bool:
