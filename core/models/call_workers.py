@@ -77,6 +77,7 @@ class _Worker:
     writer: asyncio.StreamWriter | None = None
     reader_task: asyncio.Task[None] | None = None
     connecting: asyncio.Task[None] | None = None
+    waiting: int = 0  # calls that chose this worker and wait for its connection (not yet in `pending`)
     alive: bool = True
 
 
@@ -138,12 +139,16 @@ class CallWorkers:
         live = [w for w in self._workers if w.alive]
         if not live:
             return None
-        worker = min(live, key=lambda w: len(w.pending))
+        worker = min(live, key=lambda w: len(w.pending) + w.waiting)
         loop = asyncio.get_running_loop()
         if worker.loop is not loop:  # one connection per loop, however many calls ask for it at once
             if worker.connecting is None or worker.connecting.get_loop() is not loop:
                 worker.connecting = loop.create_task(self._connect(worker, loop))
-            await asyncio.shield(worker.connecting)
+            worker.waiting += 1  # counted at once: a run's first calls all arrive before any connection is made
+            try:
+                await asyncio.shield(worker.connecting)
+            finally:
+                worker.waiting -= 1
         return worker
 
     async def _connect(self, worker: _Worker, loop: asyncio.AbstractEventLoop) -> None:

@@ -121,6 +121,27 @@ def test_a_worker_killed_mid_call_loses_no_call() -> None:
         pool.close()
 
 
+def _pid(messages: list[dict[str, Any]]) -> str:
+    return str(os.getpid())
+
+
+def test_a_burst_of_first_calls_is_spread_over_the_workers() -> None:
+    """A run's episodes all make their first call before any worker is connected to its loop: each call counts
+    where it is going at once, so the burst is shared out instead of all going to the first worker."""
+    register_script("cw-pid", _pid, latency_s=0.2, any_process=True)
+    pool = CallWorkers(2)
+    try:
+        async def burst() -> list[str]:
+            client = _client("scripted/cw-pid", pool, cache=None)
+            replies = await asyncio.gather(*(client.complete(MSGS, episode=f"e{i}", step=0) for i in range(8)))
+            return [r.text for r in replies]
+
+        pids = asyncio.run(burst())
+    finally:
+        pool.close()
+    assert sorted(pids.count(pid) for pid in set(pids)) == [4, 4]
+
+
 def test_a_cancelled_call_leaves_the_worker_serving(workers: CallWorkers) -> None:
     async def run() -> Any:
         slow = _client("scripted/cw-slow", workers)
