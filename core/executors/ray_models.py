@@ -4,6 +4,7 @@ and the proxies each worker uses."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import gc
 import pickle
@@ -35,6 +36,8 @@ from suite.models.call_workers import attempt, runs_anywhere, warm_up
 from suite.models.retry import CallFailure
 
 SCRIPTED = "scripted"
+#: How long an attempt lost with its node's model-call actor waits for Ray to restart that actor.
+RESTART_WAIT_S = 120.0
 #: Replies a worker counts before sending them to the shared ledger, when there is no budget.
 LEDGER_BATCH = 64
 #: A response cache as shipped to workers: its SQLite path on the driver's node, run scope, reuse across runs.
@@ -136,12 +139,24 @@ class NodeModelCalls:
         made = asyncio.run_coroutine_threadsafe(attempt(request, pricing), self.loop)
         return await asyncio.wrap_future(made)  # cancelled with it, when Ray cancels the call
 
+    def ready(self) -> bool:
+        """Answer once the actor serves (after a restart too)."""
+        return True
+
 
 class NodeCalls:
     """A worker's `ModelClient.workers` on Ray: each attempt made by its node's `NodeModelCalls` actor."""
 
     def __init__(self, actor: Any) -> None:
         self.actor = actor
+
+    async def _restarted(self) -> None:
+        """Wait until Ray has restarted the actor (at most `RESTART_WAIT_S`; at once when it is gone for good), so
+        that the retry of an attempt it lost finds it serving instead of spending the model's retries on a restart
+        (its start, litellm's import included, takes seconds)."""
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(RESTART_WAIT_S):
+                await self.actor.ready.remote()
 
     async def call(self, request: dict[str, Any], pricing: Pricing) -> CallResult:
         """One attempt on the node's model-call actor; its death is a transient failure (retried)."""
@@ -152,6 +167,7 @@ class NodeCalls:
             ray.cancel(ref)
             raise
         except ray.exceptions.RayActorError as exc:
+            await self._restarted()
             raise CallFailure.worker_lost(f"the node's model-call actor is gone: {type(exc).__name__}") from None
         if not ok:
             raise payload  # type: ignore[misc]
