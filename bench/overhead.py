@@ -657,8 +657,8 @@ def print_table(f: dict[str, Any]) -> None:
     print(f"    CPU per step          {f['cpu_ms_per_step_call_workers']:.3f} ms   (this process and its model-call "
           "workers)")
     print(f"    in one process        {f['efficiency_in_process']:.3f}      (model.call_workers=0; runs "
-          f"{f['efficiency_in_process_runs']}; CPU per step {f['cpu_ms_per_step']:.3f} ms, litellm's threads "
-          "included)")
+          f"{f['efficiency_in_process_runs']}; CPU per step {f['cpu_ms_per_step']:.3f} ms, every thread "
+          "of the process)")
     print(f"    plain asyncio         {f['asyncio_efficiency']:.3f}")
     print(f"    without litellm       {f['efficiency_without_litellm']:.3f}      (diagnostic only: the script answers "
           f"litellm.acompletion directly; CPU per step {f['cpu_ms_per_step_without_litellm']:.3f} ms)")

@@ -89,6 +89,13 @@ def new_loop() -> asyncio.AbstractEventLoop:
     return loop
 
 
+def loop_in_thread(name: str) -> asyncio.AbstractEventLoop:
+    """A `new_loop` running forever in a daemon thread called `name` (an actor's loop beside Ray's own)."""
+    loop = new_loop()
+    threading.Thread(target=loop.run_forever, name=name, daemon=True).start()
+    return loop
+
+
 def _is_litellm_dispatch(fn: Any) -> bool:
     """Whether `fn` is litellm's `partial(context.run, partial(litellm.main.completion, ..., acompletion=True))`."""
     main = sys.modules.get("litellm.main")

@@ -244,10 +244,9 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
 #: only where the model is reached (endpoint, credentials, timeout), not how it answers.
 RESUMABLE_KEYS = ("run.concurrency", "run.max_cost", "run.executor", "run.episode_timeout_s", "run.out", "ray.",
                   "report.", "model.cache", "model.call_workers", "model.retries", "model.backoff_", "model.rpm",
-                  "model.tpm",
-                  "model.price_per_mtok", "model.params.api_base", "model.params.base_url", "model.params.api_key",
-                  "model.params.api_version", "model.params.timeout", "model.params.organization",
-                  "model.params.extra_headers")
+                  "model.tpm", "model.price_per_mtok", "model.params.api_base", "model.params.base_url",
+                  "model.params.api_key", "model.params.api_version", "model.params.timeout",
+                  "model.params.organization", "model.params.extra_headers")
 
 
 def _check_resume_changes(saved: DictConfig, resumed: DictConfig) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import ray
 from omegaconf import DictConfig
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
-from suite.asyncrun import new_loop
+from suite.asyncrun import loop_in_thread
 from suite.errors import BudgetExceeded
 from suite.models import (
     CostLedger,
@@ -131,8 +131,7 @@ class NodeModelCalls:
         gc.freeze()  # litellm's modules are never scanned by a full collection (a stall of every call in flight)
         # the calls run on a suite loop of their own (litellm's dispatch without suspending, see suite.asyncrun),
         # not on Ray's actor loop, which only passes them on
-        self.loop = new_loop()
-        threading.Thread(target=self.loop.run_forever, name="suite-model-calls", daemon=True).start()
+        self.loop = loop_in_thread("suite-model-calls")
 
     async def call(self, request: dict[str, Any], pricing: Pricing) -> tuple[bool, CallResult | CallFailure]:
         """Make one attempt: (True, its result) or (False, its failure, judged here)."""

@@ -16,7 +16,7 @@ from typing import Any
 import ray
 from omegaconf import DictConfig, OmegaConf
 from suite.agents import Agent, AgentContext
-from suite.asyncrun import new_loop
+from suite.asyncrun import loop_in_thread
 from suite.errors import BudgetExceeded, SuiteError
 from suite.executors.ray_models import SharedLedger, attach, register_scripts, use_node_calls
 from suite.loop import TraceSink, run_episode
@@ -160,8 +160,7 @@ class EpisodeWorker:
         self.error: BaseException | None = None
         self.ledger: SharedLedger | None = None
         self.calls = SimulatorCalls()
-        self.loop = new_loop()  # litellm's dispatch made at once (see suite.asyncrun)
-        threading.Thread(target=self.loop.run_forever, name="suite-episodes", daemon=True).start()
+        self.loop = loop_in_thread("suite-episodes")  # litellm's dispatch made at once (see suite.asyncrun)
         try:
             self.cfg = OmegaConf.create(payload.config)
             self.host = build_host()

@@ -207,7 +207,7 @@ def warm_up() -> None:
         pricing = Pricing("openai/suite-warm-up", None, True)
         request = {"model": pricing.model, "messages": [{"role": "user", "content": "warm up"}],
                    "mock_response": "ok", "max_retries": 0, "timeout": 10}
-        asyncio.run(call_litellm(request, pricing))
+        run_to_completion(call_litellm(request, pricing))
         _WARM = True
 
 

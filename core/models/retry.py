@@ -107,8 +107,7 @@ class CallFailure(Exception):
         self.never_reached, self.server_answered = never_reached, server_answered
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _rebuild_failure, (str(self), self.type_name, self.status_code, self.transient, self.model_failure,
-                                  self.never_reached, self.server_answered)
+        return _rebuild_failure, (str(self), self.__dict__)
 
     @classmethod
     def worker_lost(cls, why: str) -> CallFailure:
@@ -124,10 +123,8 @@ class CallFailure(Exception):
                    never_reached=reached_no_server(exc), server_answered=server_answered_error(exc))
 
 
-def _rebuild_failure(message: str, type_name: str, status_code: int | None, transient: bool, model_failure: bool,
-                     never_reached: bool, server_answered: bool) -> CallFailure:
-    return CallFailure(message, type_name=type_name, status_code=status_code, transient=transient,
-                       model_failure=model_failure, never_reached=never_reached, server_answered=server_answered)
+def _rebuild_failure(message: str, judged: dict[str, Any]) -> CallFailure:
+    return CallFailure(message, **judged)
 
 
 def is_transient(exc: BaseException) -> bool:

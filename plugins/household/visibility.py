@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 import numpy as np
 from suite_household.geometry import scene_parts
 from suite_household.world import Agent, World
+
+#: The nearest a sample point may be in front of the camera (m) to be in view.
+NEAR = 0.05
 
 
 @lru_cache(maxsize=16384)
@@ -62,20 +65,27 @@ def view_axes(agent: Agent, width: int, height: int, fov: float) -> ViewAxes:
     return fwd, right, up, tv * width / height, tv
 
 
+def in_view(pts: np.ndarray, axes: ViewAxes) -> np.ndarray:
+    """Which points (relative to the camera) are in the view frustum, beyond `NEAR`."""
+    fwd, right, up, th, tv = axes
+    z = pts @ fwd
+    return (z > NEAR) & (np.abs(pts @ right) <= z * th) & (np.abs(pts @ up) <= z * tv)
+
+
 def visible_objects(
     world: World, width: int, height: int, fov: float, distance: float, only: Collection[str] | None = None
 ) -> dict[str, bool]:
     """Visibility of every object (or of `only`), as AI2-THOR defines it: in view, near, unobstructed."""
     agent = world.agent
     cam = np.array(agent.camera)
-    fwd, right, up, th, tv = view_axes(agent, width, height, fov)
+    axes = view_axes(agent, width, height, fov)
     out = {oid: False for oid in world.objects}
     held = {world.held, *world.descendants(world.held)} if world.held else set()
     for oid in held:
         out[oid] = True
     room = world.room_at(agent.x, agent.z)
     ax, az = agent.x, agent.z
-    view = _ViewBounds(tuple(agent.camera), fwd.tolist(), right.tolist(), up.tolist(), th, tv)
+    view = _ViewBounds(agent.camera, axes)
     cands: list[tuple[str, np.ndarray]] = []
     for oid, obj in world.objects.items():
         if oid in held or (only is not None and oid not in only):
@@ -89,8 +99,7 @@ def visible_objects(
         if math.hypot(dx, dz) > distance or world.enclosed(oid) or view.misses(obj.box):
             continue
         pts = _sample_points(obj.box) - cam
-        z = pts @ fwd
-        ok = (z > 0.05) & (np.abs(pts @ right) <= z * th) & (np.abs(pts @ up) <= z * tv)
+        ok = in_view(pts, axes)
         if ok.any():
             cands.append((oid, pts[ok]))
     if not cands:
@@ -123,29 +132,33 @@ _VIEW_MARGIN = 1e-9
 
 class _ViewBounds:
     """The view's limits as half-spaces in camera coordinates: a point `d` (relative to the camera) passes the
-    per-point test only if d.fwd > 0.05, |d.right| <= th d.fwd and |d.up| <= tv d.fwd."""
+    per-point test only if d.fwd > NEAR, |d.right| <= th d.fwd and |d.up| <= tv d.fwd."""
 
-    def __init__(self, cam: tuple[float, ...], fwd: tuple[float, ...], right: tuple[float, ...],
-                 up: tuple[float, ...], th: float, tv: float) -> None:
+    def __init__(self, cam: Sequence[float], axes: ViewAxes) -> None:
+        vectors, (th, tv) = axes[:3], axes[3:]
+        fwd, right, up = (v.tolist() for v in vectors)
         self.cam, self.fwd = cam, fwd
         # each side limit as n.d <= 0
-        self.sides = [tuple(sign * a - t * f for a, f in zip(axis, fwd, strict=True))
+        self.sides = [[sign * a - t * f for a, f in zip(axis, fwd, strict=True)]
                       for axis, t in ((right, th), (up, tv)) for sign in (1.0, -1.0)]
 
-    def misses(self, box: tuple[float, ...]) -> bool:
+    def misses(self, box: Sequence[float]) -> bool:
         """Whether no point of the axis-aligned `box` can pass the per-point test (exact bounds over the box, with
         `_VIEW_MARGIN`); False says nothing."""
         x0, y0, z0, x1, y1, z1 = box
         center = ((x0 + x1) / 2 - self.cam[0], (y0 + y1) / 2 - self.cam[1], (z0 + z1) / 2 - self.cam[2])
         half = ((x1 - x0) / 2, (y1 - y0) / 2, (z1 - z0) / 2)
-        if _reach(self.fwd, center, half) < 0.05 - _VIEW_MARGIN:  # the nearest limit: wholly behind or too close
+        ahead, spread = _over_box(self.fwd, center, half)
+        if ahead + spread < NEAR - _VIEW_MARGIN:  # its farthest point ahead is still behind the near limit
             return True
-        return any(-_reach(tuple(-c for c in n), center, half) > _VIEW_MARGIN for n in self.sides)
+        return any(dot - spread > _VIEW_MARGIN for dot, spread in (_over_box(n, center, half) for n in self.sides))
 
 
-def _reach(n: tuple[float, ...], center: tuple[float, ...], half: tuple[float, ...]) -> float:
-    """The largest n.d over a box (centre and half sizes, relative to the camera)."""
-    return sum(a * c + abs(a) * h for a, c, h in zip(n, center, half, strict=True))
+def _over_box(n: Sequence[float], center: Sequence[float], half: Sequence[float]) -> tuple[float, float]:
+    """n.d at a box's centre and how far it varies over the box (centre and half sizes relative to the camera):
+    n.d over the box spans [dot - spread, dot + spread]."""
+    return (sum(a * c for a, c in zip(n, center, strict=True)),
+            sum(abs(a) * h for a, h in zip(n, half, strict=True)))
 
 
 def _any_clear(pts: np.ndarray, boxes: np.ndarray) -> bool:
