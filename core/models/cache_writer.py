@@ -1,7 +1,9 @@
 """Write-behind for the response cache: replies are committed by one thread per cache file, off the event loop.
 
 A put costs the caller a dict insert; the writer thread commits the rows put in the next `FLUSH_AFTER_S` in one
-transaction (SQLite runs without the GIL, so its page writes and WAL checkpoints overlap the episodes). Until then
+transaction, as one multi-row INSERT per `ROWS_PER_INSERT` rows. SQLite runs without the GIL, so its page writes and
+WAL checkpoints overlap the episodes; one statement lets go of the GIL once for all its rows, where a row at a time
+(`executemany`) took it back for every row and so made the episodes' thread hand it over each time. Until then
 every cache of the process on that file reads the rows from memory. They are committed when the cache is closed and
 when the process exits normally (Ctrl-C included); a kill (SIGKILL, power loss) loses at most the last
 `FLUSH_AFTER_S` of replies, which a resumed run asks again, as it asks again the calls that were in flight.
@@ -21,7 +23,10 @@ from typing import Any
 #: How long the writer gathers puts before committing them (the most a kill can lose).
 FLUSH_AFTER_S = 0.05
 INSERT = ("INSERT OR REPLACE INTO replies (key, model, text, prompt_tokens, completion_tokens, created_at, "
-          "finish_reason, truncated_chars, run, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+          "finish_reason, truncated_chars, run, request) VALUES ")
+ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+#: The most rows one INSERT statement holds (10 parameters each, within SQLite's default limit of 32,766).
+ROWS_PER_INSERT = 500
 #: A row as INSERT takes it: (key, model, text, prompt_tokens, completion_tokens, created_at, finish_reason,
 #: truncated_chars, run, request).
 Row = tuple[Any, ...]
@@ -108,9 +113,11 @@ class CacheWriter:
             batch = dict(self._pending)
             if not batch:
                 return
+            rows = list(batch.values())
             conn.execute("BEGIN IMMEDIATE")
             try:
-                conn.executemany(INSERT, batch.values())
+                for start in range(0, len(rows), ROWS_PER_INSERT):
+                    insert_rows(conn, rows[start:start + ROWS_PER_INSERT])
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -134,6 +141,11 @@ class CacheWriter:
             except Exception as exc:  # noqa: BLE001 - the rows stay queued; the next put raises it
                 with self._wake:
                     self._error = exc
+
+
+def insert_rows(conn: sqlite3.Connection, rows: list[Row]) -> None:
+    """Insert (or replace) `rows` with one statement: SQLite lets go of the GIL once for all of them."""
+    conn.execute(INSERT + ", ".join([ROW] * len(rows)), [value for row in rows for value in row])
 
 
 def writer_for(path: Path, connect: Callable[[], sqlite3.Connection]) -> CacheWriter:

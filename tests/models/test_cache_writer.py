@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-from suite.models import ModelReply, ResponseCache
-from suite.models.cache_writer import FLUSH_AFTER_S, CacheWriter
+from suite.models import ModelReply, ResponseCache, cache_writer
+from suite.models.cache_writer import FLUSH_AFTER_S, ROWS_PER_INSERT, CacheWriter
 
 
 def _reply(text: str) -> ModelReply:
@@ -90,3 +90,30 @@ def test_a_run_in_one_process_reads_back_what_it_stored_before_and_since_and_ski
     assert not [s for s in statements if "FROM replies" in s]  # known absent: no query
     across = ResponseCache(path, run="r", across_runs=True, only_process=True).get("theirs")
     assert across is not None and across.earlier_run  # --cache still looks at other runs' replies
+
+
+def test_a_commit_inserts_its_rows_with_one_statement_per_chunk_and_keeps_every_value(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One statement lets go of the GIL once for all its rows (executemany took it back for every row)."""
+    monkeypatch.setattr(cache_writer, "FLUSH_AFTER_S", 600.0)  # the writer thread leaves the commit to flush()
+    path = tmp_path / "c.sqlite"
+    ResponseCache(path).close()  # the table
+    statements: list[str] = []
+
+    def connect() -> sqlite3.Connection:
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        conn.set_trace_callback(statements.append)
+        return conn
+
+    writer = CacheWriter(connect)
+    rows = {f"k{i}": (f"k{i}", "m", f"text {i}\x00é", i, 2 * i, 1764275000.1234567 + i, None if i % 2 else "stop",
+                      i % 3, "r", f"q{i}") for i in range(ROWS_PER_INSERT + 7)}
+    for key, row in rows.items():
+        writer.put(key, row)
+    writer.flush()
+    inserts = [s for s in statements if s.startswith("INSERT")]
+    assert len(inserts) == 2  # ROWS_PER_INSERT rows, then the 7 left
+    with sqlite3.connect(path) as db:
+        stored = {r[0]: r for r in db.execute("SELECT key, model, text, prompt_tokens, completion_tokens, created_at, "
+                                              "finish_reason, truncated_chars, run, request FROM replies")}
+    assert stored == rows
