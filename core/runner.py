@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import suite
 from omegaconf import DictConfig, OmegaConf
 from suite import config as configmod
-from suite import datadirs
+from suite import datadirs, traces
 from suite.agents import Agent, AgentContext
 from suite.errors import BudgetExceeded, ConfigError, SuiteError
 from suite.failfast import FirstFailures
@@ -376,6 +376,7 @@ async def execute(session: RunSession, tasks: list[Task]) -> str:
     finally:
         if not frozen_before:
             gc.unfreeze()
+        traces.flush_all()  # the traces of episodes cut off, before anything reads them
         session.store.mark_pending(list(session.in_flight))
         session.store.set_meta(status=status, finished_at=time.time(), stop_cause=session.stop_cause)
         session.results.write()

@@ -21,7 +21,7 @@ from suite.errors import SuiteError
 from suite.infra import status_with_infra
 from suite.records import INFRA_OUTCOMES, EpisodeRecord
 from suite.schemas import validate
-from suite.traces import ENCODE_ERRORS, NODE_LOST, Spend, TraceWriter, dumps, read_trace, trace_spend
+from suite.traces import ENCODE_ERRORS, NODE_LOST, Spend, TraceWriter, dumps, flush_all, read_trace, trace_spend
 
 RECORD_SCHEMA = Path(__file__).parent / "jsonschemas" / "episode_record.schema.json"
 DB_NAME = "run.sqlite"
@@ -359,6 +359,7 @@ class RunStore:
             return
         if self._superseded_leftover(episode_id, trace):
             return
+        flush_all()  # an earlier attempt's trace still open in this process is whole before it is read or moved
         taken = [int(m.group(1)) for p in trace.parent.glob(f"{stem}.partial-*.jsonl")
                  if (m := re.fullmatch(re.escape(stem) + r"\.partial-(\d+)\.jsonl", p.name))]
         kept_stem = f"{stem}.partial-{max(taken, default=0) + 1}"

@@ -5,12 +5,20 @@ a message holds it, either whole (`message`) or, when it shares most of its text
 place in the previous prompt (a history that grows inside one message), as that message's text with a middle
 part replaced (`base`, `keep_start`, `keep_end`, `insert`, on the canonical JSON text). So a trace grows with
 what is new in each step, not with the prompt's length. `read_trace` gives every step its `prompt` back.
+
+Lines written on an event loop reach the file within `FLUSH_AFTER_S` (a timer on that loop flushes them, so a step
+costs no system call of its own), when the trace is closed, at the end of a run (`flush_all`) and at exit; a kill
+loses at most the last `FLUSH_AFTER_S` of lines of the episodes in flight, which a resumed run runs again anyway.
+Lines written outside an event loop are flushed at once.
 """
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import hashlib
 import json
+import weakref
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
@@ -21,6 +29,8 @@ from suite.records import Observation, canonical
 TRACE_SCHEMA = Path(__file__).parent / "jsonschemas" / "trace_line.schema.json"
 MIN_SHARED_CHARS = 256  # a message is stored as an edit of its predecessor only when they share this much
 ENCODE_ERRORS = "backslashreplace"  # a lone surrogate in a JSON string is written as its own \uXXXX escape
+#: How long a line written on an event loop may wait in memory before it is flushed to the file.
+FLUSH_AFTER_S = 0.05
 
 
 def message_hash(text: str) -> str:
@@ -84,14 +94,30 @@ class TraceWriter:
         self._fh = path.open("w", encoding="utf-8", errors=ENCODE_ERRORS)
         self._stored: set[str] = set()
         self._previous: list[tuple[str, str]] = []  # (hash, canonical text) of the last prompt's messages
+        self._flush_due = False  # a flush of what was written is scheduled on the event loop
+        _open_writers.add(self)
 
     def write(self, event: dict[str, Any]) -> None:
-        """Append one event and flush it to the file."""
+        """Append one event (flushed within FLUSH_AFTER_S on an event loop, else at once)."""
         self._fh.write(dumps(event) + "\n")
-        self._fh.flush()
+        if self._flush_due:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._fh.flush()
+            return
+        self._flush_due = True
+        loop.call_later(FLUSH_AFTER_S, self.flush)
+
+    def flush(self) -> None:
+        """Write what this trace holds in memory to its file."""
+        self._flush_due = False
+        if not self._fh.closed:
+            self._fh.flush()
 
     def write_step(self, step: dict[str, Any], texts: list[str | None] | None = None) -> None:
-        """Append a step line: its prompt's messages by hash, each new one stored first (one flush for all);
+        """Append a step line: its prompt's messages by hash, each new one stored first;
         `texts`: the messages' canonical JSON texts where known."""
         prompt = step.pop("prompt", None)
         step["messages"] = None if prompt is None else self._intern(prompt, texts)
@@ -133,8 +159,21 @@ class TraceWriter:
         return refs
 
     def close(self) -> None:
-        """Close the file."""
+        """Close the file (what it holds in memory is written first)."""
         self._fh.close()
+        _open_writers.discard(self)
+
+
+#: Every trace this process has open (a run's end and the process's exit flush them; one dropped unclosed is
+#: flushed by its file's finaliser).
+_open_writers: weakref.WeakSet[TraceWriter] = weakref.WeakSet()
+
+
+@atexit.register
+def flush_all() -> None:
+    """Flush every open trace of this process (an episode cut off leaves its trace open)."""
+    for writer in list(_open_writers):
+        writer.flush()
 
 
 def read_lines(path: Path) -> Iterator[dict[str, Any]]:
