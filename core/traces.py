@@ -134,15 +134,16 @@ class TraceWriter:
             if key in self._stored:
                 continue
             self._stored.add(key)
-            line: dict[str, Any] = {"type": "message", "hash": key, "message": message}
+            # whole, the message is its canonical text (sorted keys): the line is made around it, not encoded again
+            line = f'{{"type": "message", "hash": "{key}", "message": {text}}}\n'
             if i < len(self._previous):
                 base_key, base = self._previous[i]
                 start = _shared_start(base, text)
                 end = _shared_end(base, text, min(len(base), len(text)) - start)
                 if start + end >= MIN_SHARED_CHARS:
-                    line = {"type": "message", "hash": key, "base": base_key, "keep_start": start,
-                            "keep_end": end, "insert": text[start:len(text) - end]}
-            self._fh.write(dumps(line) + "\n")
+                    line = dumps({"type": "message", "hash": key, "base": base_key, "keep_start": start,
+                                  "keep_end": end, "insert": text[start:len(text) - end]}) + "\n"
+            self._fh.write(line)
         self._previous = current
         return [key for key, _ in current]
 

@@ -185,3 +185,35 @@ def test_every_hook_is_documented_and_tested(hook: str) -> None:
     params = list(inspect.signature(getattr(hookspecs, hook)).parameters)
     assert [p.strip() for p in section.group(1).split(",") if p.strip()] == params
     assert hasattr(sys.modules[__name__], f"test_hook_{hook}"), f"hook {hook} has no test_hook_{hook}"
+
+
+
+class WrappedBenchmark(OtherBenchmark):
+    """A benchmark plugin that wraps its own parser: pluggy's caller runs both."""
+
+    @hookimpl
+    def register(self, registry: Any) -> None:
+        registry.add_benchmark(BenchmarkSpec("wrapped", "a benchmark with a hook wrapper", [Metric("success", "SR")]))
+
+    @hookimpl(wrapper=True)
+    def parse_action(self, benchmark: str, task: Task, reply: str) -> Any:
+        action = yield
+        return Action(value=f"wrapped {action.parse_error}")
+
+    @hookimpl(specname="parse_action")
+    def parse(self, benchmark: str, task: Task, reply: str) -> Action:
+        return Action.failure("plain")
+
+
+def test_a_benchmark_hook_reaches_its_one_implementation_as_pluggy_would_and_wrappers_through_pluggy() -> None:
+    import pluggy
+
+    host = build_host(extra={"other": OtherBenchmark(), "wrapped": WrappedBenchmark()})
+    OtherBenchmark.calls = []
+    task = Task("other", "o1", {})
+    assert host.call("parse_action", "other", task=task, reply="x").parse_error == "other"
+    assert not isinstance(host._callers[("other", "parse_action")], pluggy.HookCaller)  # no pluggy work per step
+    with pytest.raises(pluggy.HookCallError, match="reply"):
+        host.call("parse_action", "other", task=task)
+    assert host.call("parse_action", "wrapped", task=task, reply="x").value == "wrapped plain"
+    assert OtherBenchmark.calls == ["parse_action"]  # owners never mix
