@@ -169,7 +169,7 @@ class Probes:
     def __init__(self) -> None:
         self.started: dict[str, float] = {}
         self.stepped: dict[tuple[str, int], float] = {}
-        self.calls: dict[tuple[str, int], tuple[float, float]] = {}
+        self.calls: list[tuple[Any, float, float]] = []  # (request metadata, start, end) of each litellm call
         self.deferred: list[tuple[float, float]] = []
 
     @contextlib.contextmanager
@@ -200,8 +200,8 @@ class Probes:
             t0 = time.perf_counter()
             try:
                 return await acompletion(**request)
-            finally:
-                probes.calls[_request_key(request.get("metadata"))] = (t0, time.perf_counter())
+            finally:  # the request's (episode, step) is worked out after the run: the probe's cost is not the step's
+                probes.calls.append((request.get("metadata"), t0, time.perf_counter()))
 
         async def timed_success(logging_obj: Any, *args: Any, **kwargs: Any) -> Any:
             """litellm's deferred success logging, timed."""
@@ -228,12 +228,13 @@ class Probes:
         from suite.store import safe_name
 
         stems = {safe_name(key): key for key in self.started}
-        spans = sorted([*self.calls.values(), *self.deferred])
+        calls = {_request_key(metadata): (t0, t1) for metadata, t0, t1 in self.calls}
+        spans = sorted([*calls.values(), *self.deferred])
         out = []
         for (stem, index), end in sorted(self.stepped.items()):
             key = stems[stem]
             begin = self.started[key] if index == 0 else self.stepped[(stem, index - 1)]
-            call = self.calls[(key, index)]
+            call = calls[(key, index)]
             out.append((end - begin, call[1] - call[0], _covered(spans, begin, end)))
         return out
 

@@ -236,9 +236,13 @@ class EpisodeRecord:
         return data
 
 
+#: `json.dumps(..., sort_keys=True, ensure_ascii=False)`, its encoder made once rather than at every call
+_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
+
+
 def canonical(message: dict[str, Any]) -> str:
     """The canonical JSON text of a message (what a trace's message hashes and edits are computed on)."""
-    return json.dumps(message, sort_keys=True, ensure_ascii=False)
+    return _CANONICAL.encode(message)
 
 
 def message_texts(messages: list[dict[str, Any]]) -> list[str] | None:

@@ -69,9 +69,13 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+#: `json.dumps(..., ensure_ascii=False, default=_plain)`, its encoder made once rather than at every line
+_LINE = json.JSONEncoder(ensure_ascii=False, default=_plain)
+
+
 def dumps(event: dict[str, Any]) -> str:
     """One trace line (without its newline)."""
-    return json.dumps(event, ensure_ascii=False, default=_plain)
+    return _LINE.encode(event)
 
 
 #: The cause a trace's `cut_off` line gives when the Ray executor lost the attempt's node: its model calls are paid
@@ -136,7 +140,7 @@ class TraceWriter:
             self._stored.add(key)
             # whole, the message is its canonical text (sorted keys): the line is made around it, not encoded again
             line = f'{{"type": "message", "hash": "{key}", "message": {text}}}\n'
-            if i < len(self._previous):
+            if i < len(self._previous) and min(len(text), len(self._previous[i][1])) >= MIN_SHARED_CHARS:
                 base_key, base = self._previous[i]
                 start = _shared_start(base, text)
                 end = _shared_end(base, text, min(len(base), len(text)) - start)

@@ -80,6 +80,10 @@ def _public_url(url: str) -> str:
     return f"{parts.scheme}://{host}{f':{parts.port}' if parts.port else ''}{parts.path}"
 
 
+#: `json.dumps(..., sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)`, made once
+_REQUEST = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
 def request_hash(
     model: str, messages: list[dict[str, Any]], params: Mapping[str, Any], position: Position | None = None
 ) -> str:
@@ -88,7 +92,7 @@ def request_hash(
     request: dict[str, Any] = {"model": model, "messages": messages, "params": params}
     if position is not None:
         request["position"] = position
-    canonical = json.dumps(request, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    canonical = _REQUEST.encode(request)
     # surrogatepass: a lone surrogate in a prompt (from a data file) still hashes, to bytes no other text has
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
