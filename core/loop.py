@@ -97,16 +97,20 @@ def _stored_texts(prompt: Any, stored: Any, texts: list[str] | None) -> list[str
     return [text if kept is sent else None for text, kept, sent in zip(texts, stored, prompt, strict=True)]
 
 
-async def _blocking(offload: Offload, fn: Callable[..., Any], *args: Any, deadline: float | None,
-                    **kwargs: Any) -> Any:
+def _blocking(offload: Offload, fn: Callable[..., Any], *args: Any, deadline: float | None,
+              **kwargs: Any) -> Awaitable[Any]:
     """A simulator call off the event loop, within the episode's deadline."""
-    return await _within(offload(fn, *args, **kwargs), deadline, busy=True)
+    return _within(offload(fn, *args, **kwargs), deadline, busy=True)
 
 
-async def _within(call: Awaitable[Any], deadline: float | None, busy: bool = False) -> Any:
-    """Await `call`, or raise EpisodeTimeout at the deadline (a coroutine is cancelled; a thread runs on)."""
-    if deadline is None:
-        return await call
+def _within(call: Awaitable[Any], deadline: float | None, busy: bool = False) -> Awaitable[Any]:
+    """`call`, or (with a deadline) `call` raising EpisodeTimeout at the deadline (a coroutine is cancelled; a thread
+    runs on). Without one, `call` itself: no coroutine around every agent turn and simulator call."""
+    return call if deadline is None else _before(call, deadline, busy)
+
+
+async def _before(call: Awaitable[Any], deadline: float, busy: bool) -> Any:
+    """Await `call`, or raise EpisodeTimeout at `deadline`."""
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         if asyncio.iscoroutine(call):
