@@ -39,18 +39,17 @@ class ClosingExecutor(ThreadPoolExecutor):
 
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
         """Run `fn` in a worker thread; a coroutine it returns is kept until it is started or closed."""
-        future = super().submit(fn, *args, **kwargs)
-        future.add_done_callback(self._keep)
-        return future
+        return super().submit(self._call, fn, args, kwargs)
 
-    def _keep(self, future: Future[Any]) -> None:
-        if future.cancelled() or future.exception() is not None:
-            return
-        result = future.result()
+    def _call(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """`fn(*args, **kwargs)` in the worker thread, its coroutine result kept before the caller is woken (in the
+        thread, not by a done-callback that would take the future's lock twice ahead of the caller's wake-up)."""
+        result = fn(*args, **kwargs)
         if inspect.iscoroutine(result):
             with self._made_lock:
                 self._made = [c for c in self._made if _unstarted(c)]
                 self._made.append(result)
+        return result
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Stop the threads, then close every coroutine they returned that was never started."""
