@@ -49,6 +49,8 @@ def test_limit_and_tasks_select_episodes(tmp_path: Path) -> None:
         (["run", "--plugins", "template", "--agent", "oracle", "run.concurency=2"], "did you mean 'run.concurrency'"),
         (["run", "--plugins", "template"], "needs a model"),
         (["run", "--plugins", "template", "--agent", "nosuch"], "no agent 'nosuch'"),
+        (["run", "--plugins", "template", "--model", "scripted/counter-greedy",
+          r"model.params.mock_response=Thought: x\nACTION: +1"], "its value is not valid YAML"),
     ],
 )
 def test_bad_input_gives_one_clear_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str],
