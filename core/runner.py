@@ -55,7 +55,7 @@ class FileSink(TraceSink):
 
     def step(self, record: StepRecord, observation: Observation) -> None:
         """Write one step with the observation it led to."""
-        record.images = self.writer.store_images(observation, record.index + 1)
+        record.images = self.writer.store_images(observation, record.index + 1) if observation.images else []
         data = record.to_json()
         data["observation"] = observation.text
         self.writer.write_step(data, record.prompt_texts)

@@ -37,7 +37,10 @@ def read_response(response: Any, pricing: Pricing) -> CallResult:
     """The reply text, usage and cost of a litellm response (MalformedReply when it holds no choice)."""
     if not getattr(response, "choices", None):
         raise MalformedReply("the provider's reply has no choices")
-    usage = getattr(response, "usage", None)
+    # litellm keeps `usage` among the response's pydantic extra fields, which getattr reaches only through pydantic's
+    # __getattr__ (0.8 us a call, against 0.06 from the dict)
+    extra = getattr(response, "__pydantic_extra__", None)
+    usage = extra["usage"] if extra and "usage" in extra else getattr(response, "usage", None)
     prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
     completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
     cost, known = reply_cost(pricing.model, response, prompt_tokens, completion_tokens, pricing.price, pricing.free)
