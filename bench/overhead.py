@@ -59,7 +59,7 @@ from typing import Any
 
 from suite.asyncrun import run_to_completion
 from suite.hookspecs import hookimpl
-from suite.models import register_script
+from suite.models import cache_writer, register_script
 from suite.records import Action, Observation, Settlement, StepResult, Task
 from suite.registry import BenchmarkSpec, Metric
 
@@ -274,7 +274,8 @@ def run_suite(episodes: int, concurrency: int, model: str, out: Path, bench: str
     tasks = [{"id": f"e{i:03d}", "steps": STEPS} for i in range(episodes)]
     settings = {"run.plugins": [bench], "run.model": f"scripted/{model}", "run.agent": "direct",
                 "run.executor": "local", "run.concurrency": concurrency, "model.cache": False,
-                "model.call_workers": call_workers, f"{bench}.tasks": tasks}
+                "model.call_workers": call_workers, f"{bench}.tasks": tasks,
+                "model.cache_path": str(out.parent / "responses.sqlite")}  # the bench's own, not the user's cache
     for key, value in settings.items():
         OmegaConf.update(cfg, key, value, force_add=True)
     session, planned = start_session(host, cfg, str(out))
@@ -560,6 +561,7 @@ def measure(quick: bool, skip_inspect: bool, folder: str | None = None) -> dict[
             here.append(suite_efficiency(root / f"here{i}", call_workers=0))
             with litellm_stubbed():
                 bare.append(suite_efficiency(root / f"bare{i}", call_workers=0))
+        cache_writer.flush_all()  # replies still queued go to the bench's cache before its folder is removed
     base = [asyncio_efficiency() for _ in range(repeats)]
     from suite.models.call_workers import auto_count
 

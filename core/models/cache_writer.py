@@ -96,7 +96,10 @@ class CacheWriter:
         return stored
 
     def flush(self) -> None:
-        """Commit every queued row now, on a connection of its own (a failed commit raises; its rows stay queued)."""
+        """Commit every queued row now, on a connection of its own (a failed commit raises; its rows stay queued);
+        with none queued, nothing is opened."""
+        if not self._pending:
+            return
         conn = self._connect()
         try:
             self._commit(conn)

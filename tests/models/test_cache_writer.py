@@ -117,3 +117,12 @@ def test_a_commit_inserts_its_rows_with_one_statement_per_chunk_and_keeps_every_
         stored = {r[0]: r for r in db.execute("SELECT key, model, text, prompt_tokens, completion_tokens, created_at, "
                                               "finish_reason, truncated_chars, run, request FROM replies")}
     assert stored == rows
+
+
+def test_a_flush_with_nothing_queued_opens_nothing(tmp_path: Path) -> None:
+    """At exit every writer is flushed: one whose cache folder is gone by then (a temporary one) must not fail."""
+
+    def gone() -> sqlite3.Connection:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    CacheWriter(gone).flush()
