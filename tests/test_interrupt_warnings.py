@@ -76,7 +76,7 @@ def test_litellms_dispatch_of_an_async_call_runs_on_the_loop_and_simulator_calls
     register_script("dispatch-probe", lambda messages: "ok")
 
     async def both() -> tuple[str, int, str, int]:
-        executor = asyncio.get_running_loop()._default_executor  # type: ignore[attr-defined]
+        executor = asyncio.get_running_loop()._threads  # type: ignore[attr-defined]  # its LoopThreads
         text = (await ModelClient("scripted/dispatch-probe").complete([{"role": "user", "content": "hi"}])).text
         threads_after_call = len(executor._threads)
         simulator = await asyncio.to_thread(lambda: threading.current_thread().name)
