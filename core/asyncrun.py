@@ -124,8 +124,8 @@ class SuiteEventLoop(_PlatformLoop):  # type: ignore[valid-type,misc]  # the pla
         self._threads_stopped = False
 
     def run_in_executor(self, executor: Any, func: Any, *args: Any) -> asyncio.Future[Any]:
-        """As asyncio's, except that the default executor's calls go to the loop's `LoopThreads`, and litellm's
-        dispatch is made here, its future already done."""
+        """As asyncio's, except that the default executor's calls go to the loop's `LoopThreads` (unless an executor
+        was set with `set_default_executor`), and litellm's dispatch is made here, its future already done."""
         if executor is not None:
             return super().run_in_executor(executor, func, *args)
         if not args and _is_litellm_dispatch(func):
@@ -137,6 +137,8 @@ class SuiteEventLoop(_PlatformLoop):  # type: ignore[valid-type,misc]  # the pla
             except BaseException as exc:  # handed to the awaiting call, as from a thread
                 done.set_exception(exc)
             return done
+        if getattr(self, "_default_executor", None) is not None:  # set by the caller: theirs to use
+            return super().run_in_executor(executor, func, *args)
         if self.is_closed():
             raise RuntimeError("Event loop is closed")
         if self._threads_stopped:

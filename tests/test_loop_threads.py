@@ -67,3 +67,18 @@ def test_a_coroutine_a_call_made_is_closed_at_shutdown_when_nobody_started_it() 
     loop.close()
     with pytest.raises(RuntimeError, match="cannot reuse already awaited coroutine"):
         made.send(None)  # closed, not left to warn at exit
+
+
+def test_an_executor_set_as_the_loops_default_is_the_one_used() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    async def named() -> str:
+        return await asyncio.to_thread(lambda: threading.current_thread().name)
+
+    loop = new_loop()
+    loop.set_default_executor(ThreadPoolExecutor(thread_name_prefix="theirs"))
+    try:
+        assert loop.run_until_complete(named()).startswith("theirs")
+    finally:
+        loop.run_until_complete(loop.shutdown_default_executor())
+        loop.close()
