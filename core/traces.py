@@ -98,25 +98,24 @@ class TraceWriter:
         self._fh = path.open("w", encoding="utf-8", errors=ENCODE_ERRORS)
         self._stored: set[str] = set()
         self._previous: list[tuple[str, str]] = []  # (hash, canonical text) of the last prompt's messages
-        self._flush_due = False  # a flush of what was written is scheduled on the event loop
+        self._flush_on: asyncio.AbstractEventLoop | None = None  # the loop a flush of what was written is due on
         _open_writers.add(self)
 
     def write(self, event: dict[str, Any]) -> None:
         """Append one event (flushed within FLUSH_AFTER_S on an event loop, else at once)."""
         self._fh.write(dumps(event) + "\n")
-        if self._flush_due:
-            return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            self._fh.flush()
+            self.flush()
             return
-        self._flush_due = True
-        loop.call_later(FLUSH_AFTER_S, self.flush)
+        if self._flush_on is not loop:  # none due, or due on a loop that closed before its timer fired
+            self._flush_on = loop
+            loop.call_later(FLUSH_AFTER_S, self.flush)
 
     def flush(self) -> None:
         """Write what this trace holds in memory to its file."""
-        self._flush_due = False
+        self._flush_on = None
         if not self._fh.closed:
             self._fh.flush()
 

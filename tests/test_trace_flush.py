@@ -53,3 +53,22 @@ def test_a_trace_left_open_when_its_loop_ends_is_whole_after_flush_all(tmp_path:
     traces.flush_all()
     assert _lines(path) == 2
     writer.close()
+
+
+def test_a_trace_whose_loop_closed_before_its_flush_still_flushes_on_the_next_loop_and_outside_one(
+        tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+
+    async def write(writer: TraceWriter, index: int, wait: bool) -> None:
+        writer.write({"type": "step", "index": index})
+        if wait:
+            await asyncio.sleep(FLUSH_AFTER_S * 3)
+
+    writer = TraceWriter(tmp_path, path, "t")
+    asyncio.run(write(writer, 0, wait=False))  # its timer is lost with its loop
+    asyncio.run(write(writer, 1, wait=True))
+    assert _lines(path) == 2
+    asyncio.run(write(writer, 2, wait=False))
+    writer.write({"type": "end"})  # outside a loop: at once
+    assert _lines(path) == 4
+    writer.close()
