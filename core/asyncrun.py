@@ -121,7 +121,6 @@ class SuiteEventLoop(_PlatformLoop):  # type: ignore[valid-type,misc]  # the pla
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._threads = LoopThreads(self)
-        self._threads_stopped = False
 
     def run_in_executor(self, executor: Any, func: Any, *args: Any) -> asyncio.Future[Any]:
         """As asyncio's, except that the default executor's calls go to the loop's `LoopThreads` (unless an executor
@@ -139,17 +138,14 @@ class SuiteEventLoop(_PlatformLoop):  # type: ignore[valid-type,misc]  # the pla
             return done
         if getattr(self, "_default_executor", None) is not None:  # set by the caller: theirs to use
             return super().run_in_executor(executor, func, *args)
-        if self.is_closed():
-            raise RuntimeError("Event loop is closed")
-        if self._threads_stopped:
-            raise RuntimeError("Executor shutdown has been called")
+        self._check_closed()  # asyncio's own refusals: a closed loop, a default executor already shut down
+        self._check_default_executor()
         return self._threads.submit(functools.partial(func, *args) if args else func)
 
     async def shutdown_default_executor(self, *args: Any) -> None:
         """Stop the worker threads once their calls are done, waiting in a thread of its own as asyncio does (and
         shut down an executor set with `set_default_executor`, if any)."""
-        self._threads_stopped = True
-        await super().shutdown_default_executor(*args)
+        await super().shutdown_default_executor(*args)  # marks it shut down: run_in_executor refuses calls
         stopped = self.create_future()
 
         def stop() -> None:
@@ -166,7 +162,6 @@ class SuiteEventLoop(_PlatformLoop):  # type: ignore[valid-type,misc]  # the pla
     def close(self) -> None:
         """Close the loop; its worker threads stop once their calls are done, unwaited for (as asyncio's executor)."""
         super().close()
-        self._threads_stopped = True
         self._threads.shutdown(wait=False)
 
 

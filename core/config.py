@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Mapping
 from importlib import resources
@@ -84,8 +85,9 @@ def apply_overrides(cfg: DictConfig, overrides: list[str]) -> DictConfig:
             parsed = _parse_value(value)
         except (yaml.YAMLError, OmegaConfBaseException) as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            quoted = json.dumps(value, ensure_ascii=False)  # a JSON string is a YAML double-quoted one
             raise ConfigError(f"override {key.strip()!r}: its value is not valid YAML ({reason}); quote a text value "
-                              f"that holds ': ' or brackets, e.g. {key.strip()}='\"{_escaped(value)}\"'") from None
+                              f"that holds ': ' or brackets, e.g. {key.strip()}='{quoted}'") from None
         _set_known(cfg, key.strip(), parsed)
     return cfg
 
@@ -148,11 +150,6 @@ def _unknown_key(cfg: DictConfig, key: str) -> str:
     close = difflib.get_close_matches(key, _flat_keys(cfg), n=1, cutoff=0.5)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return f"unknown config key {key!r}{hint}"
-
-
-def _escaped(text: str) -> str:
-    """`text` as the inside of a YAML double-quoted string (backslashes, quotes and newlines escaped)."""
-    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
 def _parse_value(text: str) -> Any:
