@@ -49,7 +49,7 @@ def timed(command: list[str]) -> dict[str, Any]:
 def audit_one(plugin: str, full: bool, jobs: int | None = None, keep: Path | None = None) -> dict[str, Any]:
     """`suite audit` of one plugin: time, exit code, and per baseline its whole-sample score, interval and
     verdict."""
-    command = [sys.executable, "-m", "suite.cli", "audit", "--plugins", plugin, "--format", "json"]
+    command = [sys.executable, "-m", "suite.cli.main", "audit", "--plugins", plugin, "--format", "json"]
     command += (["--full"] if full else []) + ([f"--jobs={jobs}"] if jobs else [])
     result = timed(command)
     if keep is not None:

@@ -12,9 +12,8 @@ import time
 from typing import Any
 
 from omegaconf import OmegaConf
-from suite import config as configmod
-from suite import runner
-from suite.plugins import build_host
+from suite.run import runner
+from suite.run.host import build_host, default_config
 
 BENCHMARKS = ("agentvqa", "asgard", "longact", "vigil")
 
@@ -29,7 +28,7 @@ def measure(bench: str) -> dict[str, float | int]:
     """CPU seconds of `load_tasks` on the whole pack, then `check_tasks` on its first two tasks and on all of them
     (each in a fresh cache of what the checks build, so neither reuses the other's work)."""
     host = build_host()
-    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    cfg = default_config(sorted(host.registry.benchmarks))
     runner.resolve_data(host, cfg, [bench])
     section = cfg.get(bench) or OmegaConf.create({})
     load_s, tasks = _cpu(lambda: list(host.call("load_tasks", bench, config=section)))

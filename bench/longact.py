@@ -20,8 +20,8 @@ import time
 from typing import Any
 
 from omegaconf import OmegaConf
-from suite import config as configmod
-from suite.loop import TraceSink, run_episode
+from suite.run.host import default_config
+from suite.run.loop import TraceSink, run_episode
 from suite_longact.env import LongActEnv, make_env_from_data
 from suite_longact.oracle import OracleAgent
 from suite_longact.plugin import PACK_DIR, load_tasks
@@ -29,7 +29,7 @@ from suite_longact.plugin import PACK_DIR, load_tasks
 
 def config(**overrides: Any) -> Any:
     """The longact config section over the shipped pack."""
-    return OmegaConf.merge(configmod.defaults(["longact"]).longact, {"data_dir": str(PACK_DIR), **overrides})
+    return OmegaConf.merge(default_config(["longact"]).longact, {"data_dir": str(PACK_DIR), **overrides})
 
 
 class _Actions(TraceSink):
@@ -84,7 +84,7 @@ def replay(task: Any, actions: list[dict[str, Any]], rendered: bool) -> tuple[fl
 def validate_seconds() -> float:
     """Wall time of `suite validate --plugins longact` (all 300 episodes)."""
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "suite.cli", "validate", "--plugins", "longact"],
+    proc = subprocess.run([sys.executable, "-m", "suite.cli.main", "validate", "--plugins", "longact"],
                           capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"suite validate failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")

@@ -57,11 +57,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from suite.asyncrun import run_to_completion
-from suite.hookspecs import hookimpl
+from suite.contract.hookspecs import hookimpl
+from suite.contract.records import Action, Observation, Settlement, StepResult, Task
+from suite.contract.registry import BenchmarkSpec, Metric
 from suite.models import cache_writer, register_script
-from suite.records import Action, Observation, Settlement, StepResult, Task
-from suite.registry import BenchmarkSpec, Metric
+from suite.models.event_loops import run_to_completion
+from suite.run.host import default_config
 
 BENCH = "overhead"  # its simulator runs on the event loop (`inline_env`), like OmniEAR's text world
 BENCH_THREADED = "overhead-threaded"  # the same in a worker thread per call, the default for a simulator
@@ -175,8 +176,8 @@ class Probes:
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
         """Wrap FileSink.start/step, litellm.acompletion and litellm's async success handler; undo after."""
-        from suite import runner
         from suite.models import load_litellm
+        from suite.run import runner
 
         litellm = load_litellm()  # first: it sets up litellm's environment before the import below
         from litellm.litellm_core_utils.litellm_logging import Logging
@@ -225,7 +226,7 @@ class Probes:
         litellm's deferred logging of one call may run while the next call waits for its worker thread, so
         the time litellm was at work within a step is the union of the spans, clipped to the step.
         """
-        from suite.store import safe_name
+        from suite.store.run_folder import safe_name
 
         stems = {safe_name(key): key for key in self.started}
         calls = {_request_key(metadata): (t0, t1) for metadata, t0, t1 in self.calls}
@@ -264,13 +265,11 @@ def run_suite(episodes: int, concurrency: int, model: str, out: Path, bench: str
     """Plan and run `episodes` x 10 steps of `bench` through the suite; (wall, CPU) seconds of the executor's run,
     the CPU of this process and of its model-call worker processes (`model.call_workers`)."""
     from omegaconf import OmegaConf
-    from suite import config as configmod
-    from suite import runner
-    from suite.commands import start_session
-    from suite.plugins import build_host
+    from suite.launch.session import execute, start_session
+    from suite.run.host import build_host
 
     host = build_host(extra={BENCH: sys.modules[__name__]}, entry_points=False)
-    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    cfg = default_config(sorted(host.registry.benchmarks))
     tasks = [{"id": f"e{i:03d}", "steps": STEPS} for i in range(episodes)]
     settings = {"run.plugins": [bench], "run.model": f"scripted/{model}", "run.agent": "direct",
                 "run.executor": "local", "run.concurrency": concurrency, "model.cache": False,
@@ -283,7 +282,7 @@ def run_suite(episodes: int, concurrency: int, model: str, out: Path, bench: str
     async def timed() -> tuple[float, float]:
         """Run the executor; (wall, process CPU) seconds."""
         start, cpu = time.perf_counter(), _cpu_with_children()
-        status = await runner.execute(session, planned)  # closes (and waits for) the call workers at its end
+        status = await execute(session, planned)  # closes (and waits for) the call workers at its end
         elapsed, cpu = LAST_STORED[0] - start, _cpu_with_children() - cpu  # wall: to the last record stored
         if status != "complete":
             raise RuntimeError(f"bench run ended {status}")

@@ -22,11 +22,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from suite.contract.records import Action, Image, Observation, StepRecord, Task, Usage
 from suite.executors.ray_attempt import TraceReplay
 from suite.executors.ray_worker import QueueSink
-from suite.records import Action, Image, Observation, StepRecord, Task, Usage
-from suite.runner import FileSink
-from suite.store import RunStore
+from suite.run.runner import FileSink
+from suite.store.run_folder import RunStore
 
 TARGET_MS = 0.15
 REPEATS = 3

@@ -29,9 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from step_counter import build_prompt, load_tasks, make_env, parse_action, settle  # noqa: F401 - the plugin's hooks
-from suite.hookspecs import hookimpl
+from suite.contract.hookspecs import hookimpl
+from suite.contract.registry import BenchmarkSpec, Metric
 from suite.models import register_script
-from suite.registry import BenchmarkSpec, Metric
+from suite.run.host import default_config
 
 HERE = Path(__file__).resolve().parent
 BENCH = "wait"
@@ -50,7 +51,7 @@ def register(registry: Any) -> None:
 
 def text_simulator_resources() -> dict[str, float]:
     """What the omniear plugin declares for one of its text simulators on Ray."""
-    from suite.plugins import build_host
+    from suite.run.host import build_host
 
     return dict(build_host().benchmark("omniear").resources)
 
@@ -59,14 +60,12 @@ def timed_run(executor: str, concurrency: int, tasks: list[dict[str, Any]], out:
               resources: dict[str, float] | None = None) -> float:
     """Run `tasks` with `executor` (on Ray with `resources` per simulator); the seconds the run took."""
     from omegaconf import OmegaConf
-    from suite import config as configmod
-    from suite import runner
-    from suite.asyncrun import run_to_completion
-    from suite.commands import start_session
-    from suite.plugins import build_host
+    from suite.launch.session import execute, start_session
+    from suite.models.event_loops import run_to_completion
+    from suite.run.host import build_host
 
     host = build_host()
-    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    cfg = default_config(sorted(host.registry.benchmarks))
     settings = {"run.plugins": [BENCH], "run.model": f"scripted/{BENCH}", "run.agent": "direct",
                 "run.executor": executor, "run.concurrency": concurrency, "model.cache": False, "wait.tasks": tasks,
                 "ray.resources": {BENCH: resources or {}}}
@@ -74,7 +73,7 @@ def timed_run(executor: str, concurrency: int, tasks: list[dict[str, Any]], out:
         OmegaConf.update(cfg, key, value, force_add=True)
     session, planned = start_session(host, cfg, str(out))
     start = time.perf_counter()
-    assert run_to_completion(runner.execute(session, planned)) == "complete"  # as `suite run` runs it
+    assert run_to_completion(execute(session, planned)) == "complete"  # as `suite run` runs it
     took = time.perf_counter() - start
     session.store.close()
     return took

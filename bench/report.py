@@ -36,7 +36,7 @@ TASKS = 12  # the template's tasks
 
 def _run(out: Path, episodes: int) -> Path:
     """A real run of the template benchmark with at least `episodes` episodes (reused if finished)."""
-    from suite.cli import main
+    from suite.cli.main import main
 
     if (out / "run.sqlite").is_file():
         return out
@@ -48,14 +48,14 @@ def _run(out: Path, episodes: int) -> Path:
 
 def _build(run: Path, site: Path) -> tuple[float, float, int]:
     """Wall and CPU seconds to build the site of one run (summary and episodes), and its episode count."""
-    from suite.commands import _report_settings
-    from suite.plugins import build_host
+    from suite.cli.report import report_settings
     from suite.report import summarize
     from suite.report.html import build_site
+    from suite.run.host import build_host
 
     shutil.rmtree(site, ignore_errors=True)
     start, cpu = time.perf_counter(), time.process_time()
-    cfg = _report_settings([run])
+    cfg = report_settings([run])
     host = build_host()
     summary = summarize(host, [run], cfg.bootstrap, cfg.confidence, cfg.seed)
     build_site(host, summary, [run], site)

@@ -29,9 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from step_counter import build_prompt, burn, load_tasks, make_env, parse_action, settle  # noqa: F401 - the plugin's hooks
-from suite.hookspecs import hookimpl
+from suite.contract.hookspecs import hookimpl
+from suite.contract.registry import BenchmarkSpec, Metric
 from suite.models import register_script
-from suite.registry import BenchmarkSpec, Metric
+from suite.run.host import default_config
 
 HERE = Path(__file__).resolve().parent
 BENCH = "burn"
@@ -88,20 +89,18 @@ def machine_ratio(iterations: int) -> float:
 def timed_run(executor: str, concurrency: int, tasks: list[dict[str, Any]], out: Path) -> list[float]:
     """Run `tasks` with `executor`; returns the completion time of each episode."""
     from omegaconf import OmegaConf
-    from suite import config as configmod
-    from suite import runner
-    from suite.commands import start_session
-    from suite.plugins import build_host
+    from suite.launch.session import execute, start_session
+    from suite.run.host import build_host
 
     clock = Clock()
     host = build_host(extra={"bench-clock": clock})
-    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    cfg = default_config(sorted(host.registry.benchmarks))
     settings = {"run.plugins": [BENCH], "run.model": f"scripted/{BENCH}", "run.agent": "direct",
                 "run.executor": executor, "run.concurrency": concurrency, "model.cache": False, "burn.tasks": tasks}
     for key, value in settings.items():
         OmegaConf.update(cfg, key, value, force_add=True)
     session, planned = start_session(host, cfg, str(out))
-    assert asyncio.run(runner.execute(session, planned)) == "complete"
+    assert asyncio.run(execute(session, planned)) == "complete"
     session.store.close()
     return clock.times
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.hookspecs import hookimpl
-from suite.records import Action, Observation, Settlement, StepResult, Task
+from suite.contract.hookspecs import hookimpl
+from suite.contract.records import Action, Observation, Settlement, StepResult, Task
 
 
 def burn(iterations: int) -> int:

@@ -31,10 +31,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from suite.hookspecs import hookimpl
+from suite.contract.hookspecs import hookimpl
+from suite.contract.records import Action, Observation, Settlement, StepRecord, StepResult, Task
+from suite.contract.registry import BenchmarkSpec, Metric
 from suite.models import register_script
-from suite.records import Action, Observation, Settlement, StepRecord, StepResult, Task
-from suite.registry import BenchmarkSpec, Metric
+from suite.run.host import default_config
 
 BENCH = "longrun"
 MODEL = "longrun-walker"
@@ -144,8 +145,8 @@ def longact_reply(messages: list[dict[str, Any]]) -> str:
 
 def measure_longact(steps: int, root: Path) -> dict[str, Any]:
     """One LongAct episode of `steps` steps through the CLI, measured."""
-    from suite.cli import main as suite_main
-    from suite.store import RunStore
+    from suite.cli.main import main as suite_main
+    from suite.store.run_folder import RunStore
 
     register_script("trace-size-longact", longact_reply)
     out = root / "longact"
@@ -166,12 +167,11 @@ def measure_longact(steps: int, root: Path) -> dict[str, Any]:
 def measure(steps: int, root: Path) -> dict[str, Any]:
     """Run one episode of `steps` steps through the suite and measure its trace."""
     from omegaconf import OmegaConf
-    from suite import config as configmod
-    from suite.commands import execute_session, start_session
-    from suite.plugins import build_host
+    from suite.launch.session import execute_session, start_session
+    from suite.run.host import build_host
 
     host = build_host(extra={BENCH: sys.modules[__name__]}, entry_points=False)
-    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    cfg = default_config(sorted(host.registry.benchmarks))
     settings = {"run.plugins": [BENCH], "run.model": f"scripted/{MODEL}", "run.agent": "direct",
                 "model.cache": False, f"{BENCH}.steps": steps}
     for key, value in settings.items():

@@ -18,7 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from suite.loop import TraceSink, inline, run_episode
+from suite.run.host import default_config
+from suite.run.loop import TraceSink, inline, run_episode
 from suite_vigil import plugin
 from suite_vigil.oracle import OracleAgent
 from suite_vigil.packgen.generate import generate
@@ -37,9 +38,8 @@ class _Host:
 
 def _tasks() -> list:
     from omegaconf import OmegaConf
-    from suite import config as configmod
 
-    cfg = OmegaConf.merge(configmod.defaults(["vigil"]).vigil, {"data_dir": str(plugin.PACK_DIR)})
+    cfg = OmegaConf.merge(default_config(["vigil"]).vigil, {"data_dir": str(plugin.PACK_DIR)})
     return plugin.load_tasks("vigil", cfg)
 
 

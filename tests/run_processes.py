@@ -20,8 +20,8 @@ def finished(root: Path) -> int:
 
 
 def start_suite(args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-    """`python -m suite.cli ARGS` in its own process group, stderr captured."""
-    return subprocess.Popen([sys.executable, "-m", "suite.cli", *args], env=env, stdout=subprocess.DEVNULL,
+    """`python -m suite.cli.main ARGS` in its own process group, stderr captured."""
+    return subprocess.Popen([sys.executable, "-m", "suite.cli.main", *args], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, start_new_session=True)
 
 

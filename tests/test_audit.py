@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 from omegaconf import OmegaConf
-from suite import config as configmod
-from suite import plugins, runner
-from suite.audit import interval, pack_audit, plan_benchmark, score, wilson
-from suite.baselines import baseline_config, baseline_settings, baselines_of, check_baseline, solving_baselines
-from suite.cli import main
-from suite.plugins import PluginHost, build_host
-from suite.records import Task
-from suite.registry import BenchmarkSpec, Metric, ShortcutBaseline, level_for
+from suite.audit.auditor import interval, pack_audit, plan_benchmark, score, wilson
+from suite.audit.baselines import baseline_config, baseline_settings, baselines_of, check_baseline, solving_baselines
+from suite.cli.main import main
+from suite.contract.records import Task
+from suite.contract.registry import BenchmarkSpec, Metric, ShortcutBaseline, level_for
+from suite.cli import audit as audit_command
+from suite.run import runner
+from suite.run.host import PluginHost, build_host, default_config
 from suite_template.plugin import HERE as TEMPLATE_DIR
 
 GREEDY = ShortcutBaseline("greedy", "reads the number and the target (not a shortcut: it must fail the audit)",
@@ -48,7 +48,7 @@ def test_a_baseline_above_its_ceiling_fails_the_audit(monkeypatch: pytest.Monkey
         host.registry.benchmarks["counter"].baselines = [GREEDY]
         return host
 
-    monkeypatch.setattr(plugins, "build_host", host_with_greedy)
+    monkeypatch.setattr(audit_command, "build_host", host_with_greedy)
     code, result = _audit_json(capsys, "--baselines", "greedy")
     assert code == 1 and result["passed"] is False
     (row,) = result["benchmarks"][0]["baselines"][0]["rows"]
@@ -134,7 +134,7 @@ def test_check_baseline_names_what_is_wrong() -> None:
 
 def test_solving_baselines_flags_a_candidate_that_stopping_solves() -> None:
     host = build_host()
-    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    cfg = default_config(sorted(host.registry.benchmarks))
     on_target = Task("counter", "x", {"id": "x", "start": 2, "target": 2, "max_steps": 3}, max_steps=3)
     off_target = Task("counter", "y", {"id": "y", "start": 0, "target": 2, "max_steps": 3}, max_steps=3)
     assert solving_baselines(host, on_target, cfg, ["stop-at-once", "always-plus"]) == ["stop-at-once"]
@@ -146,7 +146,7 @@ def test_pack_audit_writes_the_figures_into_the_manifest(tmp_path: Path) -> None
     shutil.copytree(TEMPLATE_DIR / "data", pack)
     (pack / "PACK.json").write_text(json.dumps({"generator": "test", "seed": 0}), encoding="utf-8")
     host = build_host()
-    figures = pack_audit(host, configmod.defaults(sorted(host.registry.benchmarks)), "counter", pack)
+    figures = pack_audit(host, default_config(sorted(host.registry.benchmarks)), "counter", pack)
     manifest = json.loads((pack / "PACK.json").read_text(encoding="utf-8"))
     assert manifest["generator"] == "test" and figures["passed"] is True
     audit = manifest["audit"]
@@ -174,7 +174,7 @@ def test_wilson_and_normal_intervals_by_hand() -> None:
 
 def test_a_blind_baseline_runs_under_the_benchmarks_blind_config() -> None:
     host = build_host()
-    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    cfg = default_config(sorted(host.registry.benchmarks))
     spec = host.benchmark("vigil")
     assert spec.blind_config == {"vigil.images": False}
     blind = ShortcutBaseline("b", "d", model="scripted/random", blind=True, config={"vigil.feedback": True})
@@ -189,7 +189,7 @@ def test_a_blind_baseline_runs_under_the_benchmarks_blind_config() -> None:
 def test_every_baseline_runs_the_shared_sample_of_its_categories(tmp_path: Path) -> None:
     """A baseline declared for one Vigil family runs the sample's episodes of that family, not a sample of its own."""
     host = build_host()
-    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    cfg = default_config(sorted(host.registry.benchmarks))
     runner.resolve_data(host, cfg, ["vigil"])
     OmegaConf.update(cfg, "run.limit", 16)
     plan = plan_benchmark(host, cfg, "vigil", tmp_path)

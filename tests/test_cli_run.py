@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from suite.cli import main
-from suite.schemas import validate
-from suite.store import RECORD_SCHEMA, RunStore
+from suite.cli.main import main
+from suite.contract.schemas import validate
+from suite.store.run_folder import RECORD_SCHEMA, RunStore
 
 
 def test_oracle_run_stores_valid_records_and_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 import suite
-from suite.cli import _parser, main
-from suite.plugins import build_host
+from suite.cli.main import main
+from suite.cli.parser import build_parser
+from suite.run.host import build_host
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -39,7 +40,7 @@ def test_no_matching_task_names_no_flag_the_command_lacks(capsys: pytest.Capture
 
 
 def test_version_flag_and_the_cores_version() -> None:
-    proc = subprocess.run([sys.executable, "-m", "suite.cli", "--version"], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "suite.cli.main", "--version"], capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 0 and proc.stdout.strip() == f"embodied-suite {suite.__version__}"
     assert suite.__version__ == importlib.metadata.version("embodied-suite")
@@ -64,6 +65,6 @@ def _parsers(parser: argparse.ArgumentParser, path: str = "suite"):
 
 def test_every_argument_of_every_command_has_help() -> None:
     missing = [f"{path}: {action.option_strings or action.dest}"
-               for path, parser in _parsers(_parser()) for action in parser._actions
+               for path, parser in _parsers(build_parser()) for action in parser._actions
                if not (action.help or "").strip() or action.help == argparse.SUPPRESS]
     assert missing == []

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from suite.cli import main
-from suite.store import RunStore
+from suite.cli.main import main
+from suite.store.run_folder import RunStore
 
 
 def _run(tmp_path: Path, *args: str) -> int:

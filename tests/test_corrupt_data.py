@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 
 REPO = Path(__file__).resolve().parent.parent
 VIGIL = REPO / "plugins" / "vigil" / "pack" / "data"

@@ -10,10 +10,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from suite.cli import main
-from suite.datadirs import choose
-from suite.plugins import build_host
-from suite.store import RunStore
+from suite.cli.main import main
+from suite.data.datadirs import choose
+from suite.run.host import build_host
+from suite.store.run_folder import RunStore
 
 
 @pytest.fixture
@@ -77,7 +77,7 @@ def test_user_data_is_named_in_the_run_and_the_paper_caveat(sources: dict, tmp_p
 
 
 def test_a_generated_packs_version_is_read_from_its_manifest(sources: dict, tmp_path: Path) -> None:
-    from suite.datadirs import describe_pack, pack_version
+    from suite.data.datadirs import describe_pack, pack_version
 
     vigil = sources["vigil"]
     manifest = json.loads((vigil.pack_dir / vigil.pack_manifest).read_text())

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 from suite.testing.fake_github import FakeHub, fake_github
 from suite_omniear.plugin import PACK_DIR, UPSTREAM, UPSTREAM_COMMIT
 
@@ -69,7 +69,7 @@ def test_where_defaults_to_the_generated_pack(capsys: pytest.CaptureFixture[str]
 def test_data_list_keeps_each_row_whole_at_80_columns(monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """At 80 columns the list is one block per benchmark (no 'continued' table holding 'in use' apart)."""
-    from suite import cli
+    from suite.cli import main as cli
 
     monkeypatch.setattr(cli.console, "width", 80)
     assert main(["data", "list"]) == 0

@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.agents import Agent, AgentTurn, PolicyAgent
-from suite.cli import main
-from suite.errors import SuiteError
-from suite.loop import TraceSink, run_episode, settlement_problem
-from suite.records import Action, Observation, Settlement, StepResult, Task
+from suite.cli.main import main
+from suite.contract.errors import SuiteError
+from suite.contract.records import Action, Observation, Settlement, StepResult, Task
 from suite.report import summarize
-from suite.runner import run_dir_names
-from suite.store import RunStore
+from suite.run.agents import Agent, AgentTurn, PolicyAgent
+from suite.run.loop import TraceSink, run_episode, settlement_problem
+from suite.run.runner import run_dir_names
+from suite.store.run_folder import RunStore
 from suite_template.plugin import HERE as TEMPLATE_DIR
 
 TASK = Task("probe", "t1", {}, max_steps=3)

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from suite.cli import main
-from suite.store import RunStore
+from suite.cli.main import main
+from suite.store.run_folder import RunStore
 
 
 @pytest.fixture

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.cli import main
-from suite.failfast import FirstFailures, fatal_cause, permanent_cause, unreachable_cause
+from suite.cli.main import main
+from suite.contract.records import EpisodeRecord
 from suite.models import load_litellm, register_script
 from suite.models.retry import NEVER_REACHED
-from suite.records import EpisodeRecord
-from suite.store import RunStore
+from suite.run.failfast import FirstFailures, fatal_cause, permanent_cause, unreachable_cause
+from suite.store.run_folder import RunStore
 from suite_template.plugin import greedy_reply
 
 FAST = ["model.retries=1", "model.backoff_base_s=0.01", "model.backoff_max_s=0.02", "model.cache=false"]

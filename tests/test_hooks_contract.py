@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite import commands, hookspecs
-from suite.cli import main
-from suite.errors import PluginError
-from suite.hookspecs import hookimpl
-from suite.plugins import build_host
-from suite.records import Action, Observation, Settlement, Task, Trajectory
-from suite.registry import BenchmarkSpec, Metric
+from suite.cli import run as run_command
+from suite.cli.main import main
+from suite.contract import hookspecs
+from suite.contract.errors import PluginError
+from suite.contract.hookspecs import hookimpl
+from suite.contract.records import Action, Observation, Settlement, Task, Trajectory
+from suite.contract.registry import BenchmarkSpec, Metric
+from suite.run.host import build_host
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "plugins.md"
 HOOKS = [name for name, fn in inspect.getmembers(hookspecs, inspect.isfunction) if hasattr(fn, "suite_spec")]
@@ -130,7 +131,7 @@ def test_hook_settle(host: Any) -> None:
 
 def _run_with_tracker(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Tracker:
     tracker = Tracker()
-    monkeypatch.setattr(commands, "build_host", lambda: build_host(extra={"tracker": tracker}))
+    monkeypatch.setattr(run_command, "build_host", lambda: build_host(extra={"tracker": tracker}))
     assert main(["run", "--plugins", "template", "--agent", "oracle", "--limit", "3", "--out", str(tmp_path / "r"),
                  "--no-report"]) == 0
     return tracker

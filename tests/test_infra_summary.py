@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.cli import main
-from suite.infra import status_with_infra, summarize_infra
+from suite.cli.main import main
 from suite.models import load_litellm, register_script
-from suite.store import RunStore
+from suite.store.infra import status_with_infra, summarize_infra
+from suite.store.run_folder import RunStore
 from suite_template.plugin import greedy_reply
 
 FAST = ["model.retries=1", "model.backoff_base_s=0.01", "model.backoff_max_s=0.02", "model.cache=false"]

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from run_processes import interrupt, start_suite, wait_finished
-from suite.cli import run_async
+from suite.models.event_loops import run_to_completion as run_async
 
 
 def test_a_coroutine_made_in_a_worker_thread_whose_await_was_cancelled_is_closed() -> None:
@@ -108,8 +108,8 @@ def test_a_model_call_that_answers_at_once_never_gives_the_loop_back() -> None:
     """Each suspension makes a call wait for every other ready episode's work, which keeps concurrent episodes in
     lockstep: a zero-latency model call through litellm must not suspend at all on the suite's loops (the run's,
     the model-call workers' and the Ray actors' `new_loop`)."""
-    from suite.asyncrun import SuiteEventLoop, new_loop
     from suite.models import ModelClient, register_script
+    from suite.models.event_loops import SuiteEventLoop, new_loop
 
     register_script("suspension-probe", lambda messages: "ok")
     client = ModelClient("scripted/suspension-probe")

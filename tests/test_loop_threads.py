@@ -10,7 +10,7 @@ import threading
 import time
 
 import pytest
-from suite.asyncrun import LoopThreads, new_loop, run_to_completion
+from suite.models.event_loops import LoopThreads, new_loop, run_to_completion
 
 LABEL: contextvars.ContextVar[str] = contextvars.ContextVar("label", default="none")
 

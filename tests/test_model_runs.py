@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 from suite.models import register_script
-from suite.store import RunStore
+from suite.store.run_folder import RunStore
 
 RUN = ["run", "--plugins", "template", "--no-report", "run.concurrency=1"]
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from suite.outcomes import failure_outcome, unparsable_steps
-from suite.records import Action, StepRecord, Task, Trajectory
+from suite.contract.records import Action, StepRecord, Task, Trajectory
+from suite.run.outcomes import failure_outcome, unparsable_steps
 
 
 @pytest.mark.parametrize(

@@ -18,14 +18,14 @@ import pytest
 import ray
 from omegaconf import OmegaConf
 from run_processes import interrupt, start_suite, wait_finished
-from suite.cli import main
-from suite.errors import BudgetExceeded
+from suite.cli.main import main
+from suite.contract.errors import BudgetExceeded
+from suite.contract.records import Task
 from suite.executors.ray_cluster import actor_options, plan, resources_of
 from suite.executors.ray_models import ModelServices, SharedLedger, SharedLimiter
 from suite.models import Limit, ModelReply
-from suite.plugins import build_host
-from suite.records import Task
-from suite.store import RunStore
+from suite.run.host import build_host
+from suite.store.run_folder import RunStore
 
 HERE = Path(__file__).resolve().parent
 TIMINGS = {"duration_s", "agent_s", "env_s", "latency_s", "placement"}
@@ -259,7 +259,7 @@ def test_actors_share_one_rate_limiter_and_one_budget(ray_address: str) -> None:
 
 
 def test_local_executor_is_the_default_and_never_imports_ray(tmp_path: Path) -> None:
-    code = ("import sys; from suite.cli import main; "
+    code = ("import sys; from suite.cli.main import main; "
             f"code = main(['run', '--plugins', 'template', '--agent', 'oracle', '--out', {str(tmp_path / 'r')!r}, "
             "'--no-report']); sys.exit(code or ('ray' in sys.modules) * 7)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
@@ -366,7 +366,7 @@ def test_records_say_where_each_episode_ran(data: Path, tmp_path: Path, capsys: 
 def test_ai2thor_simulators_declare_a_gpu_and_fail_early_without_one(name: str,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     import suite.executors.ray_cluster as ray_cluster
-    from suite.errors import ConfigError
+    from suite.contract.errors import ConfigError
     host = build_host()
     thor = OmegaConf.create({name: {"env": {"backend": "ai2thor"}}})
     assert resources_of(host, OmegaConf.create({}), name) == {"num_cpus": 1.0, "episodes": 8.0}
@@ -432,7 +432,7 @@ def test_every_benchmark_declares_its_actors_and_how_many_episodes_each_runs(dat
 
 
 def test_episodes_is_a_whole_number_of_at_least_one(data: Path) -> None:
-    from suite.errors import ConfigError
+    from suite.contract.errors import ConfigError
     for bad in (0, 2.5):
         cfg = OmegaConf.create({"ray": {"resources": {"faults": {"num_cpus": 1, "episodes": bad}}}})
         with pytest.raises(ConfigError, match="`episodes` in the resources .* must be a whole number >= 1"):
@@ -516,12 +516,12 @@ def test_an_idle_actor_goes_to_another_pool_needing_the_same_resources(monkeypat
 
 
 def test_an_attempt_cut_off_by_a_node_loss_is_spent_apart_and_noted(tmp_path: Path) -> None:
+    from suite.contract.records import Action, Observation, StepRecord, Usage
+    from suite.contract.schemas import validate
     from suite.executors.ray_attempt import TraceReplay
-    from suite.records import Action, Observation, StepRecord, Usage
     from suite.report.summary import _node_loss_notes
-    from suite.runner import FileSink
-    from suite.schemas import validate
-    from suite.traces import NODE_LOST, TRACE_SCHEMA, TraceWriter, read_lines, trace_spend
+    from suite.run.runner import FileSink
+    from suite.store.traces import NODE_LOST, TRACE_SCHEMA, TraceWriter, read_lines, trace_spend
     task = Task("counter", "t1", {})
     paths = {}
     for name, lost_node in (("lost", "10.0.0.3"), ("killed", None)):
@@ -594,7 +594,7 @@ def test_calls_that_may_run_anywhere_go_to_one_model_call_actor_per_node(data: P
 
 def test_a_node_model_call_actor_answers_as_the_process_would_and_survives_a_kill(ray_address: str,
                                                                                   tmp_path: Path) -> None:
-    from suite.errors import ModelError
+    from suite.contract.errors import ModelError
     from suite.executors.ray_models import NodeCalls, NodeModelCalls
     from suite.models import ModelClient, RetryPolicy, load_litellm, register_script
 

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 from run_processes import finished, start_suite
-from suite.cli import main
+from suite.cli.main import main
 from suite.report.summary import summarize
-from suite.store import RunStore
+from suite.store.run_folder import RunStore
 
 HERE = Path(__file__).resolve().parent
 HEAD, WORKER = "127.0.0.2", "127.0.0.3"

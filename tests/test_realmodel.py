@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from suite.cli import main
-from suite.store import RunStore
+from suite.cli.main import main
+from suite.store.run_folder import RunStore
 
 pytestmark = pytest.mark.realmodel
 AGENT_OUTCOMES = {"success", "agent_failure", "parse_failure", "budget_exhausted"}

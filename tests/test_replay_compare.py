@@ -8,7 +8,7 @@ from typing import Any
 
 import litellm
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 from suite.models import register_script
 
 RUN = ["run", "--plugins", "template", "--no-report", "--limit", "3", "model.cache=false", "model.retries=0"]

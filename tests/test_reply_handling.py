@@ -9,12 +9,12 @@ import threading
 import time
 from typing import Any
 
-from suite.agents import INLINE_PARSE_CHARS, AgentContext, DirectAgent
-from suite.loop import TraceSink, run_episode
+from suite.contract.records import Action, Observation, Settlement, StepRecord, StepResult, Task
+from suite.contract.registry import BenchmarkSpec, Metric
 from suite.models.reply import ModelReply
-from suite.outcomes import unparsable_steps
-from suite.records import Action, Observation, Settlement, StepRecord, StepResult, Task
-from suite.registry import BenchmarkSpec, Metric
+from suite.run.agents import INLINE_PARSE_CHARS, AgentContext, DirectAgent
+from suite.run.loop import TraceSink, run_episode
+from suite.run.outcomes import unparsable_steps
 
 TASK = Task("probe", "t1", {}, max_steps=3)
 

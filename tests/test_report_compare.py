@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 from suite.models import register_script
 from suite.report.compare import paired_differences
 from suite.report.stats import bootstrap_macro_ci
@@ -114,7 +114,7 @@ def test_plugin_detail_tables_keep_labels_apart(tmp_path: Path, capsys: pytest.C
 
 def test_a_baseline_without_finished_episodes_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                       caplog: pytest.LogCaptureFixture) -> None:
-    from suite.store import RunStore
+    from suite.store.run_folder import RunStore
 
     empty = RunStore(tmp_path / "empty", create=True)
     empty.set_meta(model="openai/gpt-4o", agent="direct", status="interrupted", benchmarks=["counter"])

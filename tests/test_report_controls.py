@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from suite.cli import main
-from suite.controls import visible
+from suite.cli.main import main
+from suite.contract.controls import visible
 from suite.report import render
-from suite.store import RunStore
+from suite.store.run_folder import RunStore
 
 #: red text, a terminal hyperlink, a bell, a C1 CSI, DEL and a carriage return
 PAYLOAD = "\x1b[31mred\x1b[0m \x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x07 bell\x07 c1\x9b2J del\x7f cr\r!"
@@ -88,7 +88,7 @@ def test_runs_list_and_export_show_control_characters_as_escapes(run: Path, tmp_
 
 def test_messages_and_warnings_show_control_characters_as_escapes(capsys: pytest.CaptureFixture[str],
                                                                    tmp_path: Path) -> None:
-    from suite.cli import err_console
+    from suite.launch.consoles import err_console
 
     err_console.print(f"run folder: {PAYLOAD}", highlight=False)
     assert main(["report", str(tmp_path / PAYLOAD.replace("/", "_"))]) != 0  # names the missing folder

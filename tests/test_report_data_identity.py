@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 
 TEMPLATE_DATA = Path(__file__).resolve().parents[1] / "examples" / "plugin-template" / "suite_template" / "data"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from suite.cli import main
+from suite.cli.main import main
 from suite.report import render
 
 LABEL = "[link=https://evil.example]x[/link]|<img src=y onerror=alert(1)>[bold]b[/bold]"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from suite.report.selection import fixes_note, run_fixes
-from suite.store import CONFIG_NAME
+from suite.store.run_folder import CONFIG_NAME
 
 
 def test_fixes_are_read_from_the_saved_config(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 from suite.models import register_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -218,7 +218,7 @@ def test_browser_shows_the_paper_rows_with_reference(browser, tmp_path: Path,
 def test_view_without_a_browser_still_gives_the_page(runs: list[Path], capsys: pytest.CaptureFixture[str],
                                                      monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     opened = []
-    monkeypatch.setattr("suite.commands.open_in_browser", lambda page: opened.append(page) or False)
+    monkeypatch.setattr("suite.cli.view.open_in_browser", lambda page: opened.append(page) or False)
     capsys.readouterr()
     assert main(["view", str(runs[0]), "--out", str(tmp_path / "site")]) == 0
     out, err = capsys.readouterr()
@@ -231,7 +231,7 @@ def _every_outcome_run(base: Path) -> Path:
     taxonomy (two successes, one of each other outcome), so the report has all of them."""
     import sqlite3
 
-    from suite.records import OUTCOMES
+    from suite.contract.records import OUTCOMES
 
     run = base / "every-outcome"
     assert main(["run", "--plugins", "template", "--model", "scripted/counter-greedy", "--limit", "8", "--out",
@@ -251,7 +251,7 @@ def test_browser_shows_every_outcome_and_headline_number_of_the_json_report(
     """Every outcome count and every headline number of `--format json` is in the rendered page with the same
     value: `agent_failure` included (the viewer once read an outcome named `failure` and showed `undefined`)."""
     from selenium.webdriver.common.by import By
-    from suite.records import OUTCOMES
+    from suite.contract.records import OUTCOMES
 
     run, site = _every_outcome_run(tmp_path), tmp_path / "site"
     summary = _json_report([run], capsys)

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from suite.cli import main
-from suite.registry import Registry, ReportView
+from suite.cli.main import main
+from suite.contract.registry import Registry, ReportView
 from suite.report.html import observation_diff
 from suite.report.html.episodes import _step_panels
 from suite_longact.report_view import report_view as longact_view

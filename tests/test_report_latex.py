@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 from suite.models import register_script
-from suite.plugins import build_host
 from suite.report.latex import tex
+from suite.run.host import build_host
 
 LABEL = r"v2_&%$#{}~^\end{document}"
 

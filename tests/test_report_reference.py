@@ -10,8 +10,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from suite.cli import main
-from suite.errors import DataError
+from suite.cli.main import main
+from suite.contract.errors import DataError
 from suite.models import register_script
 from suite.report import render, summarize
 from suite.report.reference import add_reference, load_reference

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
-from suite.records import OUTCOMES
+from suite.contract.records import OUTCOMES
 from suite.report import render
 
 

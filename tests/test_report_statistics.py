@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 
 
 def test_results_json_equals_the_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -23,7 +23,7 @@ def test_results_json_equals_the_json_report(tmp_path: Path, capsys: pytest.Capt
 
 def test_results_json_is_kept_current_while_episodes_finish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With `report.results_every_s=0` the file is rewritten after every episode, so a run cut short has one."""
-    from suite import results
+    from suite.report import results_file as results
 
     seen: list[int] = []
     original = results.ResultsFile.write

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 from suite.models import load_litellm, register_script
-from suite.store import RunStore
+from suite.store.run_folder import RunStore
 from suite_template.plugin import greedy_reply
 
 FAST_RETRIES = ["model.retries=1", "model.backoff_base_s=0.01", "model.backoff_max_s=0.02", "model.cache=false"]
@@ -85,8 +85,8 @@ def test_a_model_run_of_a_benchmark_with_model_defaults_resumes(tmp_path: Path) 
 
 
 def test_a_kept_attempt_keeps_its_own_frames(tmp_path: Path) -> None:
-    from suite.records import EpisodeRecord
-    from suite.store import safe_name
+    from suite.contract.records import EpisodeRecord
+    from suite.store.run_folder import safe_name
 
     store = RunStore(tmp_path / "r", create=True)
     episode = "bench/t1"

@@ -8,25 +8,27 @@ import sys
 from pathlib import Path
 
 import pytest
-from suite.cli import main
-from suite.store import CONFIG_NAME, RunStore
+from suite.cli.main import main
+from suite.store.run_folder import CONFIG_NAME, RunStore
 
 RUN = ["run", "--plugins", "template", "--agent", "oracle", "--limit", "3", "--no-report"]
 
 #: Dies (as a kill -9 would: no cleanup) right after the named step of creating a run.
 DIE_AFTER = """
 import os, sys
-from suite import commands, runner, store
+from suite.cli import run as run_command
+from suite.run import runner
+from suite.store import run_folder as store
 owner, name = {"lock": (store.RunStore, "lock"), "config": (runner, "save_config"),
                "meta": (store.RunStore, "set_meta"), "episodes": (store.RunStore, "add_episodes"),
-               "created": (commands, "execute_session")}[sys.argv[1]]
+               "created": (run_command, "execute_session")}[sys.argv[1]]
 original = getattr(owner, name)
 def dying(*args, **kwargs):
     if name != "execute_session":
         original(*args, **kwargs)
     os._exit(9)
 setattr(owner, name, dying)
-from suite.cli import main
+from suite.cli.main import main
 sys.exit(main(sys.argv[2:]))
 """
 

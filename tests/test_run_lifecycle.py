@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from run_processes import finished, interrupt, start_suite, wait_finished
-from suite.cli import main
-from suite.store import RunStore
-from suite.traces import trace_spend
+from suite.cli.main import main
+from suite.store.run_folder import RunStore
+from suite.store.traces import trace_spend
 
 RUN = ["run", "--plugins", "template", "--no-report"]
 VOLATILE = {"duration_s"}
@@ -173,7 +173,7 @@ def test_a_run_keeps_its_set_up_out_of_full_garbage_collections_and_gives_it_bac
     with while its episodes run, and unfreezes it at its end (a process may start other runs)."""
     import gc
 
-    from suite import runner
+    from suite.run import runner
 
     seen: list[int] = []
     real = runner.run_episode

@@ -9,13 +9,14 @@ from typing import Any
 
 import pytest
 from omegaconf import OmegaConf
-from suite import extras
-from suite.cli import _parser, main
-from suite.store import CONFIG_NAME, RunStore
+from suite.cli.main import main
+from suite.cli.parser import build_parser
+from suite.contract import extras
+from suite.store.run_folder import CONFIG_NAME, RunStore
 
 
 def _parse(argv: list[str]) -> Any:
-    return _parser().parse_args(argv)
+    return build_parser().parse_args(argv)
 
 
 @pytest.mark.parametrize("bench", ["asgard", "longact", "vigil"])

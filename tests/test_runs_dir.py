@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 
 
 def test_suite_runs_dir_is_where_runs_go_and_are_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

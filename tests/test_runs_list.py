@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from suite.cli import main
-from suite.store import RunStore
+from suite.cli.main import main
+from suite.store.run_folder import RunStore
 
 
 def test_runs_lists_status_progress_and_labels(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

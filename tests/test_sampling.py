@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from suite.records import Task
-from suite.runner import select_tasks
-from suite.sampling import stratified_sample
+from suite.contract.records import Task
+from suite.data.sampling import stratified_sample
+from suite.run.runner import select_tasks
 
 
 def test_each_stratum_keeps_its_share() -> None:

@@ -7,8 +7,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from suite.cli import main
-from suite.store import RunStore
+from suite.cli.main import main
+from suite.store.run_folder import RunStore
 
 
 def test_validate_and_replay_clean_their_scratch_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 
 
 def _task_ids(out: str) -> list[str]:

@@ -9,11 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from suite import config as configmod
-from suite.cli import main
-from suite.errors import DataError
-from suite.schemas import read_json, validate
-from suite.settings import CORE_SCHEMA, CORE_SECTIONS, undeclared_keys
+from suite.cli.main import main
+from suite.contract import config as configmod
+from suite.contract.errors import DataError
+from suite.contract.schemas import read_json, validate
+from suite.contract.settings import CORE_SCHEMA, CORE_SECTIONS, undeclared_keys
+from suite.run.host import default_config
 
 REPO = Path(__file__).resolve().parents[1]
 OMNIEAR_PACK = REPO / "plugins" / "omniear" / "pack" / "data"
@@ -82,15 +83,15 @@ def test_a_resumed_run_is_checked_too(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_usage_errors_are_one_line_in_a_real_process(tmp_path: Path) -> None:
     for argv in (["--concurrency", "abc"], ["omniear.max_steps=abc"], ["--limit", "-1"]):
         out = tmp_path / "r"
-        proc = subprocess.run([sys.executable, "-m", "suite.cli", "run", "--plugins", "omniear", "--agent", "oracle",
-                               "--out", str(out), *argv], capture_output=True, text=True, timeout=120)
+        proc = subprocess.run([sys.executable, "-m", "suite.cli.main", "run", "--plugins", "omniear", "--agent",
+                               "oracle", "--out", str(out), *argv], capture_output=True, text=True, timeout=120)
         assert proc.returncode == 2, proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr, proc.stderr
         assert not out.exists()
 
 
 def test_the_core_schema_describes_every_default_key() -> None:
-    defaults = configmod.OmegaConf.to_container(configmod.defaults([]))
+    defaults = configmod.OmegaConf.to_container(default_config([]))
     assert undeclared_keys(CORE_SCHEMA, {k: defaults[k] for k in CORE_SECTIONS}) == []
 
 

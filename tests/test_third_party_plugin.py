@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SUITE = [sys.executable, "-c", "from suite.cli import main; raise SystemExit(main())"]
+SUITE = [sys.executable, "-c", "from suite.cli.main import main; raise SystemExit(main())"]
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from suite import traces
-from suite.traces import FLUSH_AFTER_S, TraceWriter
+from suite.store import traces
+from suite.store.traces import FLUSH_AFTER_S, TraceWriter
 
 
 def _lines(path: Path) -> int:

@@ -6,9 +6,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from suite.records import Action, StepRecord, Usage
-from suite.schemas import validate
-from suite.traces import TRACE_SCHEMA, TraceWriter, read_lines, read_trace
+from suite.contract.records import Action, StepRecord, Usage
+from suite.contract.schemas import validate
+from suite.store.traces import TRACE_SCHEMA, TraceWriter, read_lines, read_trace
 
 
 @dataclass
@@ -78,7 +78,7 @@ def test_the_prompt_hash_from_message_texts_is_the_hash_of_the_whole_prompt() ->
     import json
     import pickle
 
-    from suite.records import message_texts, prompt_hash
+    from suite.contract.records import message_texts, prompt_hash
 
     prompt = [{"role": "system", "content": "règles: « go »"},
               {"role": "user", "content": [{"type": "text", "text": "x"},

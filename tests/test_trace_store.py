@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from suite.cli import main
-from suite.schemas import validate
-from suite.store import RunStore
-from suite.traces import TRACE_SCHEMA, read_lines
+from suite.cli.main import main
+from suite.contract.schemas import validate
+from suite.store.run_folder import RunStore
+from suite.store.traces import TRACE_SCHEMA, read_lines
 
 RUN = ["run", "--plugins", "template", "--no-report", "--model", "scripted/counter-greedy", "model.cache=false"]
 

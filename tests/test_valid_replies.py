@@ -6,9 +6,8 @@ import random
 
 import pytest
 from omegaconf import OmegaConf
-from suite import config as configmod
-from suite.plugins import build_host
-from suite.runner import resolve_data
+from suite.run.host import build_host, default_config
+from suite.run.runner import resolve_data
 
 BUILTIN = ["agentvqa", "asgard", "counter", "longact", "omniear", "vigil"]
 
@@ -23,7 +22,7 @@ def test_every_benchmark_declares_valid_replies() -> None:
 @pytest.mark.parametrize("bench", BUILTIN)
 def test_valid_replies_parse_as_actions(bench: str) -> None:
     host = build_host()
-    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    cfg = default_config(sorted(host.registry.benchmarks))
     resolve_data(host, cfg, [bench])
     section = cfg.get(bench) or OmegaConf.create({})
     tasks = list(host.call("load_tasks", bench, config=section))

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from omegaconf import OmegaConf
-from suite.errors import ModelError
+from suite.contract.errors import ModelError
 from suite.models import ModelClient, RetryPolicy, load_litellm, register_provider, register_script
 from suite.models.call_workers import CallWorkers, auto_count, runs_anywhere
 from suite.models.from_config import start_call_workers
@@ -212,7 +212,7 @@ def test_close_ends_the_workers_by_themselves() -> None:
 
 
 def test_a_wrong_setting_is_refused_before_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from suite.cli import main
+    from suite.cli.main import main
 
     for bad in ("-1", "many", "2.5"):
         code = main(["run", "--plugins", "template", "--model", "scripted/cw-echo", "--out", str(tmp_path / bad),
@@ -223,8 +223,8 @@ def test_a_wrong_setting_is_refused_before_the_run(tmp_path: Path, capsys: pytes
 
 def test_a_run_with_call_workers_stores_what_a_run_without_them_does(tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    from suite.cli import main
-    from suite.store import RunStore
+    from suite.cli.main import main
+    from suite.store.run_folder import RunStore
     from suite_template.plugin import greedy_reply
 
     register_script("cw-greedy", greedy_reply, latency_s=0.01, any_process=True)
@@ -260,8 +260,8 @@ def test_a_run_whose_call_worker_is_killed_mid_run_loses_and_mischarges_nothing(
     import threading
 
     from run_processes import finished
-    from suite.cli import main
-    from suite.store import RunStore
+    from suite.cli.main import main
+    from suite.store.run_folder import RunStore
     from suite_template.plugin import greedy_reply
 
     register_script("cw-greedy-slow", greedy_reply, latency_s=0.1, any_process=True)

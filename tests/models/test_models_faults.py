@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.errors import ModelError
+from suite.contract.errors import ModelError
 from suite.models import ModelClient, ResponseCache, RetryPolicy
 
 MSGS = [{"role": "user", "content": "ping"}]
@@ -65,8 +65,8 @@ def test_a_lone_surrogate_is_kept_as_text_that_can_be_stored(
 
 
 def test_an_episode_whose_replies_have_no_choices_ends_as_a_model_error(openai_server: Any, tmp_path: Path) -> None:
-    from suite.cli import main
-    from suite.store import RunStore
+    from suite.cli.main import main
+    from suite.store.run_folder import RunStore
 
     for _ in range(2):
         openai_server.then(body=EMPTY_CHOICES)

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from omegaconf import OmegaConf
-from suite import config as configmod
-from suite.errors import ConfigError
+from suite.contract.errors import ConfigError
 from suite.models import client_from_config, register_script
 from suite.models.client import DEFAULT_MAX_REPLY_CHARS
 from suite.models.from_config import DEFAULT_MAX_TOKENS
+from suite.run.host import default_config
 
 
 def test_client_from_config(tmp_path: Path) -> None:
@@ -46,7 +46,7 @@ def test_client_from_config(tmp_path: Path) -> None:
 
 def test_a_benchmark_preset_overlays_its_defaults() -> None:
     import pytest
-    from suite.errors import ConfigError
+    from suite.contract.errors import ConfigError
     from suite.models import benchmark_model_defaults
 
     section = OmegaConf.create({
@@ -87,7 +87,7 @@ def test_max_tokens_comes_from_the_benchmark_else_a_default() -> None:
 
 
 def test_every_builtin_benchmark_bounds_max_tokens() -> None:
-    cfg = configmod.defaults(["agentvqa", "asgard", "omniear"])
+    cfg = default_config(["agentvqa", "asgard", "omniear"])
     assert {b: cfg[b].model_defaults.max_tokens for b in ("agentvqa", "asgard", "omniear")} == {
         "agentvqa": 8192, "asgard": 8192, "omniear": 4096}
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.errors import MissingApiKey, ModelError
+from suite.contract.errors import MissingApiKey, ModelError
 from suite.models import ModelClient, ResponseCache, RetryPolicy
 
 PARAM_KEY = "sk-fake-PARAM-0123456789abcdef"

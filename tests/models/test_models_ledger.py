@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from suite.errors import BudgetExceeded
+from suite.contract.errors import BudgetExceeded
 from suite.models import CostLedger, ModelClient, ResponseCache, TokenPrice, register_script
 
 MSGS = [{"role": "user", "content": "12345678"}]  # 4 + 2 estimated prompt tokens
@@ -89,8 +89,8 @@ def test_budget_is_checked_before_each_call() -> None:
 
 def test_a_steps_usage_counts_cached_replies_apart() -> None:
     """An agent that calls the model twice in a step, once answered from the cache."""
+    from suite.contract.records import Usage
     from suite.models import ModelReply
-    from suite.records import Usage
 
     spent = ModelReply("a", 10, 2, 0.01, False, 0.5, "h1", 1, "m", truncated_chars=3)
     cached = ModelReply("b", 7, 1, 0.0, True, 0.0, "h2", 0, "m")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.errors import ConfigError, ModelError
+from suite.contract.errors import ConfigError, ModelError
 from suite.models import ModelClient, RetryPolicy
 from suite.models.vision import Vision, check_images, model_vision
 
@@ -73,8 +73,8 @@ def test_the_error_names_the_model_the_benchmark_and_the_switch() -> None:
 def test_truncated_replies_are_flagged_in_the_trace_cached_and_counted_in_the_report(
     openai_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from suite.cli import main
-    from suite.store import RunStore
+    from suite.cli.main import main
+    from suite.store.run_folder import RunStore
 
     monkeypatch.setenv("SUITE_CACHE_DIR", str(tmp_path / "cache"))
     for n in range(200):  # every other reply is cut at the token limit
@@ -105,8 +105,8 @@ def test_truncated_replies_are_flagged_in_the_trace_cached_and_counted_in_the_re
 def test_a_second_run_at_temperature_one_asks_the_server_again_unless_cache_is_given(
     openai_server: Any, tmp_path: Path
 ) -> None:
-    from suite.cli import main
-    from suite.store import RunStore
+    from suite.cli.main import main
+    from suite.store.run_folder import RunStore
 
     for n in range(200):
         openai_server.then(text=f"sample {n}\nACTION: +1")
@@ -126,7 +126,7 @@ def test_a_second_run_at_temperature_one_asks_the_server_again_unless_cache_is_g
 def test_a_served_context_smaller_than_max_tokens_is_warned_once(
     openai_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from suite.cli import main
+    from suite.cli.main import main
 
     monkeypatch.setenv("SUITE_CACHE_DIR", str(tmp_path / "cache"))
     openai_server.context = 200

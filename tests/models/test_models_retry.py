@@ -7,7 +7,7 @@ import itertools
 from typing import Any
 
 import pytest
-from suite.errors import ModelError
+from suite.contract.errors import ModelError
 from suite.models import ModelClient, RetryPolicy, load_litellm, register_provider
 
 MSGS = [{"role": "user", "content": "hi"}]

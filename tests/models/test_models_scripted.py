@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from suite.errors import ModelError
+from suite.contract.errors import ModelError
 from suite.models import ModelClient, RetryPolicy, get_script, load_litellm, register_replay, register_script
 
 IMAGE = {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 from suite.models.redact import MASK, known_secrets
 from suite.models.vision import model_vision
 

@@ -4,7 +4,7 @@ exactly what the full check says."""
 from __future__ import annotations
 
 import pytest
-from suite.errors import ConfigError
+from suite.contract.errors import ConfigError
 from suite.models import quick_names
 from suite.models.litellm_setup import load_litellm
 from suite.models.preflight import _unplaced, check_model

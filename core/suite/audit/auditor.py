@@ -7,7 +7,6 @@ sample and per stratum, with its chance level and its ceiling. `audit_benchmark`
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import multiprocessing
@@ -21,13 +20,16 @@ from pathlib import Path
 from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
-from suite import runner
-from suite.baselines import audit_key, baseline_config, baselines_of, check_baseline, metric_of
-from suite.errors import ConfigError, PluginError
-from suite.plugins import PluginHost
-from suite.records import INFRA_OUTCOMES
-from suite.registry import OVERALL, BenchmarkSpec, ShortcutBaseline
+
+from suite.audit.baselines import audit_key, baseline_config, baselines_of, check_baseline, metric_of
+from suite.contract.errors import ConfigError, PluginError
+from suite.contract.records import INFRA_OUTCOMES
+from suite.contract.registry import OVERALL, BenchmarkSpec, ShortcutBaseline
+from suite.launch.consoles import err_console
+from suite.models.event_loops import run_to_completion
 from suite.report.compare import metric_value
+from suite.run import runner
+from suite.run.host import PluginHost, build_host
 
 AUDIT_FORMAT = "embodied-suite.audit/1"
 ORACLE = "oracle"
@@ -128,13 +130,12 @@ def _rows(spec: BenchmarkSpec, baseline: ShortcutBaseline, metric: str, run: Aud
 
 def _run(host: PluginHost, cfg: DictConfig, bench: str, folder: Path) -> AuditRun:
     """One run of the core runner over the sample (no progress display), its records keyed by audit row."""
-    from suite.cli import run_async
-    from suite.commands import start_session
+    from suite.launch.session import execute, start_session
 
     started = time.monotonic()
     session, tasks = start_session(host, cfg, str(folder))
     try:
-        status = run_async(runner.execute(session, tasks))
+        status = run_to_completion(execute(session, tasks))
         records = session.store.records()
     finally:
         session.store.close()
@@ -150,8 +151,6 @@ _WORKER_HOST: list[PluginHost] = []
 
 
 def _start_worker() -> None:
-    from suite.plugins import build_host
-
     _WORKER_HOST.append(build_host())
 
 
@@ -261,8 +260,6 @@ def execute_jobs(host: PluginHost, jobs: list[Job], workers: int = 1) -> list[Au
 
 
 def _done(job: Job, run: AuditRun) -> None:
-    from suite.cli import err_console
-
     name = job.baseline.name if job.baseline else ORACLE
     err_console.print(f"{job.bench}/{name}: {len(run.records)} episodes in {run.seconds:.1f} s", highlight=False)
 
@@ -382,58 +379,3 @@ def markdown(figures: list[dict[str, Any]]) -> str:
         out += ["| " + " | ".join(row[1:]) + " |" for row in rows]
         out.append("")
     return "\n".join(out)
-
-
-def run_audit(args: argparse.Namespace) -> int:
-    """`suite audit`: every declared baseline of the selected benchmarks; exit 1 when one exceeds its ceiling."""
-    from suite import commands
-    from suite.cli import console, err_console, print_json, print_table
-    from suite.plugins import build_host
-
-    if args.limit is not None and args.limit < 1:
-        raise ConfigError(f"--limit must be a positive number of tasks, not {args.limit}")
-    if args.limit is not None and args.full:
-        raise ConfigError("--limit and --full contradict each other: give one")
-    host = build_host()
-    cfg, benchmarks = commands._planning_config(host, args, commands._split(args.plugins))
-    OmegaConf.update(cfg, "run.seed", args.seed)
-    OmegaConf.update(cfg, "run.tasks", None)
-    OmegaConf.update(cfg, "run.repeats", 1)
-    runner.resolve_data(host, cfg, benchmarks)
-    names = commands._split(args.baselines) or None
-    for bench in benchmarks:
-        known = {b.name for b in baselines_of(host.benchmark(bench))}
-        if names and not set(names) & known:
-            raise ConfigError(f"{bench} declares none of the baselines {', '.join(names)}; it has {', '.join(known)}")
-    if args.jobs is not None and args.jobs < 1:
-        raise ConfigError(f"--jobs must be a positive number of processes, not {args.jobs}")
-    workers = args.jobs or default_jobs()
-    with tempfile.TemporaryDirectory(prefix="suite-audit-") as tmp:
-        scratch = Path(args.out) if args.out else Path(tmp)
-        plans = []
-        for bench in benchmarks:
-            limit = args.limit if args.limit is not None or args.full else host.benchmark(bench).audit_limit
-            OmegaConf.update(cfg, "run.limit", limit)
-            plans.append(plan_benchmark(host, cfg, bench, scratch, names))
-        runs = iter(execute_jobs(host, [job for plan in plans for job in plan.jobs], workers))
-        results = [figures_of(host, plan, [next(runs) for _ in plan.jobs]) for plan in plans]
-    passed = all(r["passed"] for r in results)
-    if args.format == "json":
-        print_json({"format": AUDIT_FORMAT, "passed": passed, "benchmarks": results})
-    elif args.format == "markdown":
-        console.print(markdown(results), highlight=False, markup=False, soft_wrap=True)
-    else:
-        for bench in results:
-            console.print(sample_line(bench), highlight=False)
-        print_table("Shortcut audit (headline score, percent points, with its 95 % interval)", TABLE_HEADER,
-                    table_rows(results))
-        failed = [f"{r['benchmark']}/{b['name']}" for r in results for b in r["baselines"] if not b["passed"]]
-        line = f"audit failed: {', '.join(failed)} above ceiling" if failed else "audit passed: no baseline above " \
-                                                                                 "its ceiling"
-        console.print(line, highlight=False)
-    if args.format != "table":
-        err_console.print("audit passed" if passed else "audit failed: a baseline is above its ceiling",
-                          highlight=False)
-    if args.out:
-        err_console.print(f"baseline runs kept under {args.out}", highlight=False)
-    return 0 if passed else 1

@@ -9,17 +9,17 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from omegaconf import DictConfig, OmegaConf
-from suite import config as configmod
-from suite.agents import Agent, AgentContext, AgentTurn
-from suite.errors import ConfigError
-from suite.loop import EpisodeResult, TraceSink, run_episode
-from suite.records import Observation, StepRecord, Task
-from suite.registry import OVERALL, SHORTCUT_MARGIN, BenchmarkSpec, ShortcutBaseline
+
+from suite.contract import config as configmod
+from suite.contract.errors import ConfigError
+from suite.contract.records import Task
+from suite.contract.registry import OVERALL, SHORTCUT_MARGIN, BenchmarkSpec, ShortcutBaseline
+from suite.run.agents import STOP_AT_ONCE, AgentContext
+from suite.run.loop import EpisodeResult, TraceSink, run_episode
 
 if TYPE_CHECKING:
-    from suite.plugins import PluginHost
+    from suite.run.host import PluginHost
 
-STOP_AT_ONCE = "stop-at-once"
 RANDOM = "random"
 
 
@@ -108,22 +108,6 @@ def audit_key(spec: BenchmarkSpec, task: Task) -> str:
     return "/".join(str(k) for k in key) if isinstance(key, tuple) else str(key)
 
 
-class StopAtOnceAgent(Agent):
-    """The generic `stop-at-once` baseline: the benchmark's `stop_reply` at every step, through its parser."""
-
-    def __init__(self, ctx: AgentContext) -> None:
-        self.host = ctx.host
-        self.benchmark = ctx.benchmark
-        self.reply = ctx.host.benchmark(ctx.benchmark).stop_reply
-        if self.reply is None:
-            raise ConfigError(f"{ctx.benchmark} declares no stop_reply: the stop-at-once agent cannot run on it")
-
-    async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
-        """The stop reply, parsed as a model's reply would be."""
-        text = self.reply(task, observation)
-        return AgentTurn(action=self.host.call("parse_action", self.benchmark, task=task, reply=text), reply=text)
-
-
 def baseline_settings(spec: BenchmarkSpec | None, baseline: ShortcutBaseline) -> dict[str, Any]:
     """The setting overrides a baseline runs under: the benchmark's `blind_config` for a `blind` one, then its own."""
     blind = dict(spec.blind_config) if spec is not None and baseline.blind else {}
@@ -144,7 +128,7 @@ def baseline_config(cfg: DictConfig, baseline: ShortcutBaseline, spec: Benchmark
 
 def baseline_episode(host: PluginHost, task: Task, baseline: ShortcutBaseline, cfg: DictConfig) -> EpisodeResult:
     """Run one episode of `task` with `baseline` in this process and return it (no run folder, no trace): what a
-    pack generator calls to test a candidate episode. `cfg` is a run config (`suite.config.defaults`) whose
+    pack generator calls to test a candidate episode. `cfg` is a run config (`suite.contract.config.defaults`) whose
     benchmark section points at the candidate's data. Call it outside a running event loop."""
     run_cfg = baseline_config(cfg, baseline, host.benchmark(task.benchmark))
     spec = host.registry.agent(baseline.agent, task.benchmark)

@@ -13,7 +13,9 @@ from typing import Any
 import yaml
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import ConfigAttributeError, ConfigKeyError, OmegaConfBaseException
-from suite.errors import ConfigError, PluginError
+
+from suite.contract.errors import ConfigError, PluginError
+from suite.contract.registry import Registry
 
 #: Names of values that hold credentials (`max_tokens` and the like are counts, not secrets).
 SECRET_KEY = re.compile(r"(api[_-]?key|token$|secret|password|authorization)", re.IGNORECASE)
@@ -44,18 +46,12 @@ def section_defaults(name: str, shipped: Path | Mapping[str, Any] | None) -> Dic
     return loaded
 
 
-def defaults(benchmarks: list[str], host: Any = None) -> DictConfig:
-    """The default config: the core's sections plus each benchmark's section, as its plugin ships it (the plugins
-    installed, or those of `host`)."""
+def defaults(benchmarks: list[str], registry: Registry | None = None) -> DictConfig:
+    """The default config: the core's sections plus each benchmark's section, as the plugin that declared it in
+    `registry` ships it (`suite.run.host.default_config` builds the registry of the installed plugins)."""
     cfg = _core_defaults()
-    if not benchmarks:
-        return cfg
-    if host is None:
-        from suite.plugins import build_host
-
-        host = build_host()
     for name in benchmarks:
-        spec = host.registry.benchmarks.get(name)
+        spec = registry.benchmarks.get(name) if registry is not None else None
         cfg = OmegaConf.merge(cfg, section_defaults(name, spec.config_defaults if spec else None))
     return cfg
 

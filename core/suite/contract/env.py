@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from suite.records import Observation, StepResult
+from suite.contract.records import Observation, StepResult
 
 
 @runtime_checkable

@@ -6,7 +6,7 @@ import importlib.util
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from suite.errors import ConfigError
+from suite.contract.errors import ConfigError
 
 
 @dataclass(frozen=True)

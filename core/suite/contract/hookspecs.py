@@ -13,10 +13,11 @@ import pluggy
 
 if TYPE_CHECKING:
     from omegaconf import DictConfig
-    from suite.env import Env
-    from suite.records import Action, EpisodeRecord, Observation, Settlement, StepRecord, Task, Trajectory
-    from suite.registry import Registry
-    from suite.runinfo import RunInfo
+
+    from suite.contract.env import Env
+    from suite.contract.records import Action, EpisodeRecord, Observation, Settlement, StepRecord, Task, Trajectory
+    from suite.contract.registry import Registry
+    from suite.contract.runinfo import RunInfo
 
 PROJECT = "suite"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -43,7 +44,7 @@ def load_tasks(benchmark: str, config: DictConfig) -> list[Task]:
 
     Called once per run, in the driver. `config` is the benchmark's own config section (its
     `data_dir` already resolved). Returns every task, each validated against the plugin's JSON Schema;
-    malformed files raise `suite.errors.DataError` naming the file, the JSON pointer and the expectation.
+    malformed files raise `suite.contract.errors.DataError` naming the file, the JSON pointer and the expectation.
     """
 
 

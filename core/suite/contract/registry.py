@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suite.errors import PluginError
-from suite.extras import Requirement
+from suite.contract.errors import PluginError
+from suite.contract.extras import Requirement
 
 if TYPE_CHECKING:
-    from suite.agents import Agent, AgentContext
-    from suite.records import Observation, Task
+    from suite.contract.records import Observation, Task
+    from suite.run.agents import Agent, AgentContext
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class BenchmarkSpec:
     headline: Sequence[Metric]
     plugin: str = ""
     detail_tables: Callable[[list[dict[str, Any]]], list[DetailTable]] | None = None
-    #: the paper's published numbers, a JSON file valid against core/jsonschemas/reference.schema.json, shown as
+    #: the paper's published numbers, a JSON file valid against core/suite/jsonschemas/reference.schema.json, shown as
     #: `paper: <model>` rows by `suite report --reference` (docs/plugins.md)
     reference: Path | None = None
     resources: dict[str, float] = field(default_factory=lambda: {"num_cpus": 1})
@@ -129,11 +129,11 @@ class BenchmarkSpec:
     #: parallelism under the GIL, and waking one costs more than the call)
     inline_env: bool = False
     #: its `parse_action` is pure Python, linear in the reply and never blocks: the `direct` agent parses a reply of
-    #: at most `suite.agents.INLINE_PARSE_CHARS` on the event loop (a bounded call, cheaper than a thread's wake-up)
+    #: at most `suite.run.agents.INLINE_PARSE_CHARS` on the event loop (a bounded call, cheaper than a thread's wake-up)
     #: and only longer ones in a worker thread, where a slow parse stalls only its own episode
     inline_parse: bool = False
     #: the stratum of a task: `--limit` then draws a stratified sample that keeps each stratum's share
-    #: (`suite.sampling.stratified_sample`) instead of a plain one
+    #: (`suite.data.sampling.stratified_sample`) instead of a plain one
     strata: Callable[[Task], Hashable] | None = None
     #: a JSON Schema (a dict, or the Path of a .json file) of the benchmark's config section: every run checks the
     #: section against it before its first episode, so a bad setting fails in one line instead of in every episode
@@ -161,7 +161,7 @@ class BenchmarkSpec:
     #: the whole pack), for the generic baselines `stop-at-once` and `random`: their ceiling is chance + 5
     chance: float | Mapping[str, float] | None = None
     #: policies that use strictly less than the task needs, with their ceilings: `suite audit` runs them, and the
-    #: generic `stop-at-once` and `random` besides unless one of these has that name (`suite.baselines`)
+    #: generic `stop-at-once` and `random` besides unless one of these has that name (`suite.audit.baselines`)
     baselines: Sequence[ShortcutBaseline] = ()
     #: the category rows of `suite audit` (the keys of per-stratum ceilings): default `strata`, a tuple joined
     #: with "/"
@@ -170,7 +170,7 @@ class BenchmarkSpec:
     #: pass over every task would not fit the audit's time budget (bench/audit.py)
     audit_limit: int | None = None
     #: setting overrides under which the benchmark sends (and its env renders) no frames: `suite audit` and
-    #: `suite.baselines.baseline_episode` run every `blind` baseline under them, which must leave its scores
+    #: `suite.audit.baselines.baseline_episode` run every `blind` baseline under them, which must leave its scores
     #: unchanged (it never reads a frame) while sparing the rendering, {"vigil.images": False}
     blind_config: Mapping[str, Any] = field(default_factory=dict)
 
@@ -201,7 +201,7 @@ class DataSource:
     pull: Callable[[Path, Any], None] | None = None
     is_data_dir: Callable[[Path], bool] | None = None
     pack_manifest: str = "PACK.json"  # a data dir holding this file is a generated pack, wherever it was copied
-    #: the official release's git blob ids (a manifest, see suite.official): a data dir is `official` only when
+    #: the official release's git blob ids (a manifest, see suite.data.official): a data dir is `official` only when
     #: every data file in it is one of them; without one, any data dir that is not a pack is `user` data
     official_blobs: Path | None = None
     plugin: str = ""

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from suite.errors import DataError
+
+from suite.contract.errors import DataError
 
 
 @cache

@@ -12,10 +12,11 @@ from typing import Any
 from jsonschema.exceptions import SchemaError, ValidationError, best_match
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
-from suite.errors import ConfigError, PluginError
-from suite.schemas import load_schema, validator_for
 
-CORE_SCHEMA = Path(__file__).parent / "jsonschemas" / "config.schema.json"
+from suite.contract.errors import ConfigError, PluginError
+from suite.contract.schemas import load_schema, validator_for
+
+CORE_SCHEMA = Path(__file__).parents[1] / "jsonschemas" / "config.schema.json"
 #: The sections the core's schema describes; every other top-level section belongs to a benchmark.
 CORE_SECTIONS = ("run", "model", "ray", "report")
 

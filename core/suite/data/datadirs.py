@@ -7,12 +7,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from suite.errors import DataError
-from suite.official import is_official, load_blobs
-from suite.registry import DataSource
-from suite.schemas import read_json, validate
+from suite.contract.errors import DataError
+from suite.contract.registry import DataSource
+from suite.contract.schemas import read_json, validate
+from suite.data.official import is_official, load_blobs
 
-PACK_MANIFEST_SCHEMA = Path(__file__).parent / "jsonschemas" / "pack_manifest.schema.json"
+PACK_MANIFEST_SCHEMA = Path(__file__).parents[1] / "jsonschemas" / "pack_manifest.schema.json"
 
 DATA_ENV = "SUITE_DATA_DIR"
 CACHE_ENV = "SUITE_CACHE_DIR"

@@ -3,7 +3,7 @@ official release, as a manifest of that release's git blob ids says (the ids `su
 
 A directory that passes is `official`; one with any other file (a hand-made subset of a generated pack, an edited
 task, a different release) is `user` data; a benchmark without a manifest has no official data we can recognize,
-so a directory for it is always `user` data. `python -m suite.official GIT_DIR REPO COMMIT PREFIX...` prints a
+so a directory for it is always `user` data. `python -m suite.data.official GIT_DIR REPO COMMIT PREFIX...` prints a
 manifest from a clone of the upstream repository (how the plugins' `official_blobs.json` were written).
 """
 
@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path, PurePosixPath
 
-from suite.pull import git_blob_sha
+from suite.data.pull import git_blob_sha
 
 #: Files in a data directory that are not data: licences, provenance notes, the pull's record, partial downloads.
 NOT_DATA = frozenset({"LICENSE", "LICENSE.txt", "LICENSE.md", "SOURCE.md", "README.md", "PULLED.json"})
@@ -65,7 +65,7 @@ def manifest_text(repo: str, commit: str, prefixes: list[str], blobs: list[str])
     """A manifest as JSON text, one blob id per line."""
     head = {"repo": repo, "commit": commit, "prefixes": prefixes,
             "note": "git blob ids of every file of the official release under these prefixes (symbolic links as "
-                    "their targets); written by python -m suite.official"}
+                    "their targets); written by python -m suite.data.official"}
     return json.dumps(head, indent=1)[:-2] + ',\n "blobs": [\n' + ",\n".join(f'  "{b}"' for b in blobs) + "\n ]\n}\n"
 
 

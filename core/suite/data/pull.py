@@ -17,8 +17,9 @@ from pathlib import Path, PurePosixPath
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-from suite.errors import SuiteError
-from suite.registry import DataSource
+
+from suite.contract.errors import SuiteError
+from suite.contract.registry import DataSource
 
 API_ENV = "SUITE_GITHUB_API"
 RAW_ENV = "SUITE_GITHUB_RAW"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from suite.records import Task
+from suite.contract.records import Task
 
 if TYPE_CHECKING:
-    from suite.runner import RunSession
+    from suite.run.runner import RunSession
 
 
 class LocalExecutor:

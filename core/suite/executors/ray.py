@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 import ray
 from omegaconf import OmegaConf
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+from suite.contract.records import Task
 from suite.executors.ray_attempt import ACTOR_FAULTS, TraceReplay, run_attempt
 from suite.executors.ray_cluster import Pool, Worker, capacity, connected, forwarded_env, live_nodes, plan
 from suite.executors.ray_models import (
@@ -24,11 +26,10 @@ from suite.executors.ray_models import (
     travelling_scripts,
 )
 from suite.executors.ray_worker import EpisodeWorker, WorkerPayload
-from suite.records import Task
-from suite.runner import FileSink
+from suite.run.runner import FileSink
 
 if TYPE_CHECKING:
-    from suite.runner import RunSession
+    from suite.run.runner import RunSession
 
 #: How often a waiting slot looks again for room, and how stale the driver's view of the cluster may be.
 WAIT_S = 0.5

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 
 import ray
 from ray.exceptions import ActorUnavailableError, ObjectLostError, RayActorError
+
+from suite.contract.records import Settlement, Task, Trajectory
 from suite.executors.ray_worker import EpisodeEnd, Event
-from suite.loop import EpisodeResult
-from suite.records import Settlement, Task, Trajectory
-from suite.runner import FileSink
-from suite.traces import NODE_LOST
+from suite.run.loop import EpisodeResult
+from suite.run.runner import FileSink
+from suite.store.traces import NODE_LOST
 
 #: What ends an attempt without an episode result: the actor (or its node) died, or its object was lost.
 ACTOR_FAULTS = (RayActorError, ObjectLostError)

@@ -14,9 +14,10 @@ from typing import Any
 
 import ray
 from omegaconf import DictConfig, OmegaConf
-from suite.errors import ConfigError, SuiteError
-from suite.plugins import PluginHost
-from suite.records import Task
+
+from suite.contract.errors import ConfigError, SuiteError
+from suite.contract.records import Task
+from suite.run.host import PluginHost
 
 #: Actor options that Ray takes by name; every other resource key is a custom resource, except EPISODES.
 NAMED_OPTIONS = {"num_cpus": "CPU", "num_gpus": "GPU", "memory": "memory"}

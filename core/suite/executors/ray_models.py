@@ -16,8 +16,8 @@ from typing import Any
 import ray
 from omegaconf import DictConfig
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
-from suite.asyncrun import loop_in_thread
-from suite.errors import BudgetExceeded
+
+from suite.contract.errors import BudgetExceeded
 from suite.models import (
     CostLedger,
     Limit,
@@ -33,6 +33,7 @@ from suite.models import (
 from suite.models.cache import CachedReply
 from suite.models.call_result import CallResult, Pricing
 from suite.models.call_workers import attempt, runs_anywhere, warm_up
+from suite.models.event_loops import loop_in_thread
 from suite.models.retry import CallFailure
 
 SCRIPTED = "scripted"
@@ -129,8 +130,8 @@ class NodeModelCalls:
         register_scripts(scripts)
         warm_up()  # litellm loaded and its first call made now, while the node's worker actors start
         gc.freeze()  # litellm's modules are never scanned by a full collection (a stall of every call in flight)
-        # the calls run on a suite loop of their own (litellm's dispatch without suspending, see suite.asyncrun),
-        # not on Ray's actor loop, which only passes them on
+        # the calls run on a suite loop of their own (litellm's dispatch without suspending, see
+        # suite.models.event_loops), not on Ray's actor loop, which only passes them on
         self.loop = loop_in_thread("suite-model-calls")
 
     async def call(self, request: dict[str, Any], pricing: Pricing) -> tuple[bool, CallResult | CallFailure]:

@@ -15,16 +15,17 @@ from typing import Any
 
 import ray
 from omegaconf import DictConfig, OmegaConf
-from suite.agents import Agent, AgentContext
-from suite.asyncrun import loop_in_thread
-from suite.errors import BudgetExceeded, SuiteError
+
+from suite.contract.errors import BudgetExceeded, SuiteError
+from suite.contract.records import Observation, Settlement, StepRecord, Task
 from suite.executors.ray_models import SharedLedger, attach, register_scripts, use_node_calls
-from suite.loop import TraceSink, run_episode
 from suite.models import Script
-from suite.plugins import build_host
-from suite.records import Observation, Settlement, StepRecord, Task
-from suite.store import safe_name
-from suite.traces import frame_path
+from suite.models.event_loops import loop_in_thread
+from suite.run.agents import Agent, AgentContext
+from suite.run.host import build_host
+from suite.run.loop import TraceSink, run_episode
+from suite.store.run_folder import safe_name
+from suite.store.traces import frame_path
 
 #: Events, each pickled when it happens: ("start", observation), ("step", record, observation),
 #: ("end", EpisodeEnd), ("budget",) when the cost budget stopped the episode, ("raise", exception).
@@ -160,7 +161,7 @@ class EpisodeWorker:
         self.error: BaseException | None = None
         self.ledger: SharedLedger | None = None
         self.calls = SimulatorCalls()
-        self.loop = loop_in_thread("suite-episodes")  # litellm's dispatch made at once (see suite.asyncrun)
+        self.loop = loop_in_thread("suite-episodes")  # litellm's dispatch made at once (see suite.models.event_loops)
         try:
             self.cfg = OmegaConf.create(payload.config)
             self.host = build_host()

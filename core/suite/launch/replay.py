@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from suite import config as configmod
-from suite.plugins import build_host
-from suite.records import INFRA_OUTCOMES
-from suite.store import CONFIG_NAME, RunStore
+from suite.contract import config as configmod
+from suite.contract.records import INFRA_OUTCOMES
+from suite.run.host import build_host
+from suite.store.run_folder import CONFIG_NAME, RunStore
 
 REPLAY_MODEL = "replay"
 #: what must be equal in every step (`replies`: the text of each model call of the step, see `_replies`)
@@ -118,7 +118,7 @@ def replay_run(root: Path, out: str | None = None) -> ReplayResult:
 
 def _differences(old: RunStore, cfg: Any, records: list[dict[str, Any]], out: str | None) -> dict[str, str]:
     """Run `records`' episodes again with their recorded replies: why each that differs does (by episode id)."""
-    from suite.commands import execute_session, start_session
+    from suite.launch.session import execute_session, start_session
     from suite.models import ModelClient, register_replay
 
     replies = {r["episode_id"]: _recordings(_events(old, r["episode_id"])[0]) for r in records}

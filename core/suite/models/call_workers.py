@@ -28,8 +28,8 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from suite.asyncrun import run_to_completion
 from suite.models.call_result import CallResult, Pricing, call_litellm
+from suite.models.event_loops import run_to_completion
 from suite.models.litellm_setup import load_litellm
 from suite.models.retry import CallFailure
 from suite.models.scripted import find_script
@@ -262,7 +262,7 @@ def _serve(sock: socket.socket, inherited: list[socket.socket]) -> None:
     gc.freeze()  # what was inherited (litellm's modules, the run's set-up) is never collected here: not scanned
     asyncio.events._set_running_loop(None)  # forked from a running loop: that loop is not this process's
     try:
-        run_to_completion(_serve_calls(sock))  # litellm's dispatch made at once (see suite.asyncrun)
+        run_to_completion(_serve_calls(sock))  # litellm's dispatch made at once (see suite.models.event_loops)
     finally:  # at once: litellm's idle threads would hold up the interpreter's shutdown
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):

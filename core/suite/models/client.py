@@ -6,7 +6,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from suite.errors import ConfigError, MissingApiKey
+from suite.contract.errors import ConfigError, MissingApiKey
 from suite.models.cache import Position, ResponseCache, key_params, request_hash
 from suite.models.call_result import CallResult, Pricing, call_litellm
 from suite.models.ledger import CostLedger, Ledger

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from suite.errors import ConfigError
+from suite.contract.errors import ConfigError
 from suite.models.cache import ResponseCache
 from suite.models.call_workers import CallWorkers, auto_count, runs_anywhere
 from suite.models.client import DEFAULT_MAX_REPLY_CHARS, ModelClient

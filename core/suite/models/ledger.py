@@ -6,7 +6,7 @@ import threading
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from suite.errors import BudgetExceeded
+from suite.contract.errors import BudgetExceeded
 from suite.models.reply import ModelReply
 
 

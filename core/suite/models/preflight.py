@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from suite.errors import ConfigError
+from suite.contract.errors import ConfigError
 from suite.models import quick_names
 from suite.models.litellm_setup import load_litellm
 from suite.models.scripted import get_script, registered_scripts

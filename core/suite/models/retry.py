@@ -7,17 +7,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from suite.errors import ModelError
-from suite.models.redact import redact
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 from tenacity.stop import stop_base
+
+from suite.contract.errors import ModelError
+from suite.models.redact import redact
 
 RETRY_STATUSES = frozenset({408, 429})
 #: 5xx statuses a server answers for a request it cannot handle (502, 503, 504 say it is busy or away: retried)
 DETERMINISTIC_STATUSES = frozenset({500, 501, 505})
 MAX_REASON_CHARS = 300
 #: how a model error's text ends when no attempt reached the server (a refused connection, an unknown host, a
-#: timeout): `suite.failfast` stops a run whose first episodes all end so
+#: timeout): `suite.run.failfast` stops a run whose first episodes all end so
 NEVER_REACHED = " [the server was never reached]"
 LITELLM_PREFIX = re.compile(r"^(litellm\.\w+:\s*)+")
 

@@ -8,6 +8,7 @@ import litellm
 import openai
 from litellm import CustomLLM
 from litellm.types.utils import ModelResponse, Usage
+
 from suite.models.scripted import ScriptedReply, get_script
 from suite.models.tokens import estimate_prompt_tokens, estimate_text_tokens
 

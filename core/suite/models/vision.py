@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from suite.errors import ConfigError
+from suite.contract.errors import ConfigError
 from suite.models.litellm_setup import load_litellm
 from suite.models.redact import known_secrets, redact
 from suite.models.retry import LITELLM_PREFIX, reached_no_server

@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from suite.plugins import PluginHost
-from suite.records import INFRA_OUTCOMES
+from suite.contract.records import INFRA_OUTCOMES
 from suite.report.stats import MIN_RELIABLE_N, bootstrap_ci, bootstrap_macro_ci, finite_or_none
+
+if TYPE_CHECKING:
+    from suite.run.host import PluginHost
 
 Records = list[dict[str, Any]]
 log = logging.getLogger("suite.report")

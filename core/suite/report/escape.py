@@ -8,7 +8,8 @@ import re
 from typing import Any
 
 from rich.text import Text
-from suite.controls import visible
+
+from suite.contract.controls import visible
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~#&!])")
 _CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")

@@ -10,10 +10,10 @@ from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
 
-from suite.controls import json_text
-from suite.records import EpisodeRecord
+from suite.contract.controls import json_text
+from suite.contract.records import EpisodeRecord
 from suite.report.escape import csv_value
-from suite.store import RunStore, distinct_runs
+from suite.store.run_folder import RunStore, distinct_runs
 
 
 def episode_rows(run_dirs: list[Path]) -> Iterator[dict[str, Any]]:

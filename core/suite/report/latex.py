@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from suite.controls import visible
+from suite.contract.controls import visible
 from suite.report.reference import headline_rows, printed
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",

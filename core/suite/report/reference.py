@@ -1,6 +1,6 @@
 """Published reference numbers: each benchmark's paper rows (`paper: <model>`) beside the user's, never among them.
 
-A plugin ships them as a JSON file valid against `core/jsonschemas/reference.schema.json` and names it in its
+A plugin ships them as a JSON file valid against `core/suite/jsonschemas/reference.schema.json` and names it in its
 `BenchmarkSpec(reference=...)`. Each table of the file goes under the plugin's detail table whose title starts with
 its `attach` (or under the headline table, `attach: headline`), its numbers in the columns they name.
 """
@@ -10,14 +10,17 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from omegaconf import OmegaConf
-from suite.datadirs import describe_pack
-from suite.errors import DataError
-from suite.plugins import PluginHost
-from suite.schemas import read_json, validate
-from suite.store import CONFIG_NAME
+
+from suite.contract.errors import DataError
+from suite.contract.schemas import read_json, validate
+from suite.data.datadirs import describe_pack
+from suite.store.run_folder import CONFIG_NAME
+
+if TYPE_CHECKING:
+    from suite.run.host import PluginHost
 
 SCHEMA = Path(__file__).resolve().parents[1] / "jsonschemas" / "reference.schema.json"
 HEADLINE = "headline"

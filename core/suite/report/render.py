@@ -8,14 +8,15 @@ import json
 from typing import Any
 
 from rich.console import Console
-from suite.records import OUTCOMES
+
+from suite.contract.records import OUTCOMES
 from suite.report import escape
 from suite.report.latex import to_latex
 from suite.report.reference import headline_rows, printed
 from suite.report.selection import fixes_note, selection_note
 from suite.report.terminal import Grid, fit
 
-#: how the notes under the tables name each kind of data (suite.datadirs.DataChoice.kind)
+#: how the notes under the tables name each kind of data (suite.data.datadirs.DataChoice.kind)
 DATA_KINDS = {"generated": "GENERATED pack (not the official data)",
               "official": "official data (every file matches the official release)",
               "user": "USER data (neither a generated pack nor verified as the official release)"}

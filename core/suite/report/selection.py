@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from omegaconf import OmegaConf
-from suite.store import CONFIG_NAME
+
+from suite.store.run_folder import CONFIG_NAME
 
 
 def run_selection(run_dir: Path, meta: dict[str, Any]) -> dict[str, Any]:

@@ -6,18 +6,20 @@ import logging
 from collections import defaultdict
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from suite.plugins import PluginHost
-from suite.records import INFRA_OUTCOMES, OUTCOMES
-from suite.registry import Cell
+from suite.contract.records import INFRA_OUTCOMES, OUTCOMES
+from suite.contract.registry import Cell
 from suite.report.compare import RowKey, compare_rows, metric_value, row_id
 from suite.report.reference import add_reference
 from suite.report.rows import Row, data_identity, place, tag_rows
 from suite.report.selection import run_fixes, run_selection
 from suite.report.stats import CI_METHOD, MIN_RELIABLE_N, bootstrap_ci, bootstrap_macro_ci, finite_or_none
-from suite.store import SPEND_KINDS, RunStore, distinct_runs
-from suite.traces import NODE_LOST, Spend
+from suite.store.run_folder import SPEND_KINDS, RunStore, distinct_runs
+from suite.store.traces import NODE_LOST, Spend
+
+if TYPE_CHECKING:
+    from suite.run.host import PluginHost
 
 REPORT_FORMAT = "embodied-suite.report/1"
 log = logging.getLogger("suite.report")

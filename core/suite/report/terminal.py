@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.table import Table
+
 from suite.report.escape import terminal
 
 

@@ -9,17 +9,18 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from suite.errors import ConfigError
+from suite.contract.errors import ConfigError
+from suite.contract.records import Action, Observation, StepRecord, Task, Usage
 from suite.models.scripted import VALID_REPLY
-from suite.records import Action, Observation, StepRecord, Task, Usage
 
 #: The longest reply a benchmark that declares `inline_parse` has parsed on the event loop (longer ones: worker thread).
 INLINE_PARSE_CHARS = 4096
 
 if TYPE_CHECKING:
     from omegaconf import DictConfig
-    from suite.env import Env
-    from suite.plugins import PluginHost
+
+    from suite.contract.env import Env
+    from suite.run.host import PluginHost
 
 
 @dataclass
@@ -139,3 +140,23 @@ class PolicyAgent(Agent):
         else:
             action = self.policy(task, self.env, observation, history)
         return AgentTurn(action=action)
+
+
+#: the name of the generic do-nothing baseline agent (a shortcut baseline every benchmark with a `stop_reply` gets)
+STOP_AT_ONCE = "stop-at-once"
+
+
+class StopAtOnceAgent(Agent):
+    """The generic `stop-at-once` baseline: the benchmark's `stop_reply` at every step, through its parser."""
+
+    def __init__(self, ctx: AgentContext) -> None:
+        self.host = ctx.host
+        self.benchmark = ctx.benchmark
+        self.reply = ctx.host.benchmark(ctx.benchmark).stop_reply
+        if self.reply is None:
+            raise ConfigError(f"{ctx.benchmark} declares no stop_reply: the stop-at-once agent cannot run on it")
+
+    async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
+        """The stop reply, parsed as a model's reply would be."""
+        text = self.reply(task, observation)
+        return AgentTurn(action=self.host.call("parse_action", self.benchmark, task=task, reply=text), reply=text)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from suite.agents import DirectAgent
-from suite.baselines import STOP_AT_ONCE, StopAtOnceAgent
-from suite.hookspecs import hookimpl
-from suite.registry import AgentSpec, Registry
+from suite.contract.hookspecs import hookimpl
+from suite.contract.registry import AgentSpec, Registry
+from suite.run.agents import STOP_AT_ONCE, DirectAgent, StopAtOnceAgent
 
 
 @hookimpl

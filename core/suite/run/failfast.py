@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from suite.infra import same_fault
+from suite.contract.records import EpisodeRecord
 from suite.models.retry import NEVER_REACHED, RETRY_STATUSES
-from suite.records import EpisodeRecord
+from suite.store.infra import same_fault
 
 #: How many first finished episodes must fail alike before a run stops (fewer when the run plans fewer).
 WINDOW = 3

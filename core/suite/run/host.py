@@ -11,10 +11,14 @@ from types import ModuleType
 from typing import Any
 
 import pluggy
-from suite import builtin, hookspecs
-from suite.errors import PluginError
-from suite.registry import BenchmarkSpec, Registry
-from suite.settings import check_schema
+from omegaconf import DictConfig
+
+from suite.contract import config as configmod
+from suite.contract import hookspecs
+from suite.contract.errors import PluginError
+from suite.contract.registry import BenchmarkSpec, Registry
+from suite.contract.settings import check_schema
+from suite.run import builtin
 
 ENTRY_POINT_GROUP = "suite.plugins"
 DISABLE_ENV = "SUITE_DISABLED_PLUGINS"
@@ -194,3 +198,11 @@ def build_host(extra: dict[str, ModuleType | object] | None = None, entry_points
     except (ImportError, importlib.metadata.PackageNotFoundError) as exc:
         raise PluginError(f"a plugin failed to import: {exc}") from None
     return PluginHost(pm)
+
+
+def default_config(benchmarks: list[str], host: PluginHost | None = None) -> DictConfig:
+    """The default config of `benchmarks`: the core's sections plus each one's section as its plugin ships it (the
+    plugins of `host`, else those installed)."""
+    if benchmarks and host is None:
+        host = build_host()
+    return configmod.defaults(benchmarks, host.registry if host is not None else None)

@@ -10,9 +10,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from suite.agents import Agent
-from suite.errors import BudgetExceeded, ModelError
-from suite.records import (
+from suite.contract.errors import BudgetExceeded, ModelError
+from suite.contract.records import (
     INFRA_OUTCOMES,
     OUTCOMES,
     Observation,
@@ -24,6 +23,7 @@ from suite.records import (
     message_texts,
     prompt_hash,
 )
+from suite.run.agents import Agent
 
 #: Where a blocking call (simulator step, settle) runs: `offload(fn, *args, **kwargs)` returns an awaitable of
 #: its result; the local executor uses a worker thread (`asyncio.to_thread`), or `inline` for a benchmark that
@@ -235,7 +235,7 @@ async def _settle(host: Any, task: Task, traj: Trajectory, env: Any, offload: Of
 def settlement_problem(settlement: Any) -> str | None:
     """Why a plugin's `settle` result cannot be stored (None when it can)."""
     if not isinstance(settlement, Settlement):
-        return f"{type(settlement).__name__}, not a suite.records.Settlement"
+        return f"{type(settlement).__name__}, not a suite.contract.records.Settlement"
     if settlement.outcome not in OUTCOMES:
         return f"outcome {settlement.outcome!r} is not one of {', '.join(OUTCOMES)}"
     for name in ("failure_reason", "category"):

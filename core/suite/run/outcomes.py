@@ -12,7 +12,7 @@ over every outcome but success), then this rule, checked in order, first match w
 
 from __future__ import annotations
 
-from suite.records import Trajectory
+from suite.contract.records import Trajectory
 
 PARSE_FAILURE = "parse_failure"
 BUDGET_EXHAUSTED = "budget_exhausted"

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-from suite.controls import InertConsole, visible
+
+from suite.contract.controls import InertConsole, visible
 
 
 def eta_seconds(elapsed_s: float, steps_done: int, budget_done: int, budget_left: float) -> float | None:

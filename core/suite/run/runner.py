@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import platform
 import random
 import subprocess
-import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import asdict, dataclass, field, replace
@@ -16,23 +14,24 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import suite
 from omegaconf import DictConfig, OmegaConf
-from suite import config as configmod
-from suite import datadirs, traces
-from suite.agents import Agent, AgentContext
-from suite.errors import BudgetExceeded, ConfigError, SuiteError
-from suite.failfast import FirstFailures
-from suite.infra import is_infra
-from suite.loop import EpisodeResult, Offload, TraceSink, inline, run_episode
-from suite.plugins import PluginHost
-from suite.progress import RunProgress
-from suite.records import EpisodeRecord, Observation, StepRecord, Task
-from suite.results import ResultsFile
-from suite.runinfo import RunInfo
-from suite.sampling import stratified_sample
-from suite.store import CONFIG_NAME, DB_NAME, RunStore
-from suite.traces import TraceWriter
+
+import suite
+from suite.contract import config as configmod
+from suite.contract.errors import BudgetExceeded, ConfigError, SuiteError
+from suite.contract.records import EpisodeRecord, Observation, StepRecord, Task
+from suite.contract.runinfo import RunInfo
+from suite.data import datadirs
+from suite.data.sampling import stratified_sample
+from suite.report.results_file import ResultsFile
+from suite.run.agents import Agent, AgentContext
+from suite.run.failfast import FirstFailures
+from suite.run.host import PluginHost
+from suite.run.loop import EpisodeResult, Offload, TraceSink, inline, run_episode
+from suite.run.progress import RunProgress
+from suite.store.infra import is_infra
+from suite.store.run_folder import CONFIG_NAME, DB_NAME, RunStore
+from suite.store.traces import TraceWriter
 
 if TYPE_CHECKING:
     from suite.models.call_workers import CallWorkers
@@ -331,7 +330,7 @@ def run_metadata(host: PluginHost, cfg: DictConfig, benchmarks: list[str],
 
 def run_dir_names(out: str | None, root: Path | None = None) -> Iterator[Path]:
     """Where a new run may go, in order of preference: `--out` as given (absent or an empty folder), or
-    <root>/<UTC timestamp> (root: the runs folder, `suite.runsdir`), then with `-2`, `-3`... (RunStore.create
+    <root>/<UTC timestamp> (root: the runs folder, `suite.store.runsdir`), then with `-2`, `-3`... (RunStore.create
     takes the first that is free)."""
     if out and out != "runs":
         path = Path(out)
@@ -344,46 +343,6 @@ def run_dir_names(out: str | None, root: Path | None = None) -> Iterator[Path]:
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     for n in range(1, 1000):
         yield (root or Path(out or "runs")) / (stamp if n == 1 else f"{stamp}-{n}")
-
-
-def make_executor(name: str) -> Any:
-    """The executor named by `run.executor` (Ray is imported only when asked for)."""
-    if name == "local":
-        from suite.executors.local import LocalExecutor
-
-        return LocalExecutor()
-    if name == "ray":
-        from suite.executors.ray import RayExecutor
-
-        return RayExecutor()
-    raise ConfigError(f"unknown executor {name!r}; choose local or ray")
-
-
-async def execute(session: RunSession, tasks: list[Task]) -> str:
-    """Run the tasks with the configured executor; returns the run status."""
-    executor = make_executor(str(session.cfg.run.executor))
-    session.first_failures = FirstFailures(len(tasks))
-    session.results = ResultsFile(session.host, session.store.root, session.cfg.report)
-    session.host.broadcast("on_run_start", run=session.info)
-    status = "interrupted"
-    # what the run was set up with (litellm's modules, the plugins, the tasks) is left out of the garbage collector's
-    # full passes while it runs: scanning it stalls every episode for about 0.2 s each time (bench/overhead.py); given
-    # back at the end unless the process had frozen objects of its own before (gc has no partial unfreeze)
-    frozen_before = gc.get_freeze_count() > 0
-    gc.freeze()
-    try:
-        status = await executor.run(session, tasks)
-    finally:
-        if not frozen_before:
-            gc.unfreeze()
-        traces.flush_all()  # the traces of episodes cut off, before anything reads them
-        session.store.mark_pending(list(session.in_flight))
-        session.store.set_meta(status=status, finished_at=time.time(), stop_cause=session.stop_cause)
-        session.results.write()
-        session.host.broadcast("on_run_end", run=session.info, status=status)
-        if session.call_workers is not None:
-            session.call_workers.close()
-    return status
 
 
 def save_config(cfg: DictConfig, root: Path) -> None:

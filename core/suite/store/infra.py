@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from suite.records import INFRA_OUTCOMES
+from suite.contract.records import INFRA_OUTCOMES
 
 #: What differs between two reports of one fault (an object's address in a repr)
 VOLATILE = re.compile(r"\b0x[0-9a-fA-F]+\b")

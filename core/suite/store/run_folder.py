@@ -17,13 +17,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from suite.errors import SuiteError
-from suite.infra import status_with_infra
-from suite.records import INFRA_OUTCOMES, EpisodeRecord
-from suite.schemas import validate
-from suite.traces import ENCODE_ERRORS, NODE_LOST, Spend, TraceWriter, dumps, flush_all, read_trace, trace_spend
+from suite.contract.errors import SuiteError
+from suite.contract.records import INFRA_OUTCOMES, EpisodeRecord
+from suite.contract.schemas import validate
+from suite.store.infra import status_with_infra
+from suite.store.traces import ENCODE_ERRORS, NODE_LOST, Spend, TraceWriter, dumps, flush_all, read_trace, trace_spend
 
-RECORD_SCHEMA = Path(__file__).parent / "jsonschemas" / "episode_record.schema.json"
+RECORD_SCHEMA = Path(__file__).parents[1] / "jsonschemas" / "episode_record.schema.json"
 DB_NAME = "run.sqlite"
 LOCK_NAME = ".lock"  # held (flock) by the process running the run
 CONFIG_NAME = "config.yaml"
@@ -420,5 +420,5 @@ class RunStore:
         return TraceWriter(self.root, self.trace_path(episode_id), safe_name(episode_id))
 
     def read_trace(self, episode_id: str, prompts: bool = True) -> list[dict[str, Any]]:
-        """An episode's trace events, each step with its prompt (see `suite.traces.read_trace`)."""
+        """An episode's trace events, each step with its prompt (see `suite.store.traces.read_trace`)."""
         return read_trace(self.trace_path(episode_id), prompts)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from suite.errors import SuiteError
+from suite.contract.errors import SuiteError
 
 ENV = "SUITE_RUNS_DIR"
 

@@ -24,9 +24,9 @@ from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from suite.records import Observation, canonical
+from suite.contract.records import Observation, canonical
 
-TRACE_SCHEMA = Path(__file__).parent / "jsonschemas" / "trace_line.schema.json"
+TRACE_SCHEMA = Path(__file__).parents[1] / "jsonschemas" / "trace_line.schema.json"
 MIN_SHARED_CHARS = 256  # a message is stored as an edit of its predecessor only when they share this much
 ENCODE_ERRORS = "backslashreplace"  # a lone surrogate in a JSON string is written as its own \uXXXX escape
 #: How long a line written on an event loop may wait in memory before it is flushed to the file.

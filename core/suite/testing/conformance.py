@@ -12,22 +12,23 @@ from typing import Any, ClassVar
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from suite import config as configmod
-from suite import runner
-from suite.agents import AgentContext
-from suite.hookspecs import BENCHMARK_HOOKS
-from suite.loop import EpisodeResult, TraceSink, run_episode
-from suite.plugins import PluginHost, build_host
-from suite.records import OUTCOMES, Action, StepRecord, Task
-from suite.schemas import validate
-from suite.settings import check_settings, undeclared_keys
+
+from suite.contract import config as configmod
+from suite.contract.hookspecs import BENCHMARK_HOOKS
+from suite.contract.records import OUTCOMES, Action, StepRecord, Task
+from suite.contract.schemas import validate
+from suite.contract.settings import check_settings, undeclared_keys
+from suite.run import runner
+from suite.run.agents import AgentContext
+from suite.run.host import PluginHost, build_host, default_config
+from suite.run.loop import EpisodeResult, TraceSink, run_episode
+from suite.store.traces import TRACE_SCHEMA, TraceWriter, read_lines
 from suite.testing.replies import MB, hostile_replies, mutations, swapped_replies, valid_samples
-from suite.traces import TRACE_SCHEMA, TraceWriter, read_lines
 
 
 def plugin_tasks(host: PluginHost, plugin: str, overrides: list[str]) -> dict[str, list[Task]]:
     """Every task of every benchmark of `plugin`, loaded through its hooks and data source."""
-    cfg = configmod.defaults(sorted(host.registry.benchmarks), host)
+    cfg = default_config(sorted(host.registry.benchmarks), host)
     configmod.apply_overrides(cfg, overrides)
     benches = host.benchmarks_of(plugin)
     runner.resolve_data(host, cfg, benches)
@@ -76,7 +77,7 @@ class PluginConformance:
     def test_config_schema_describes_the_defaults(self) -> None:
         """Each benchmark declares a JSON Schema of its config section that its defaults meet, key by key."""
         host = self._host()
-        cfg = configmod.defaults(sorted(host.registry.benchmarks), host)
+        cfg = default_config(sorted(host.registry.benchmarks), host)
         for bench in host.benchmarks_of(self.plugin):
             schema = host.benchmark(bench).config_schema
             assert schema is not None, f"{bench}: declare BenchmarkSpec.config_schema (see docs/plugins.md)"
@@ -136,7 +137,7 @@ class PluginConformance:
         that exists for the benchmark, a scripted model that is registered, and per-category ceilings and chance
         levels whose keys are categories of its tasks (or "*"); its setting overrides (with the benchmark's
         `blind_config` for a `blind` one) are settings of the run config."""
-        from suite.baselines import audit_key, baseline_config, baselines_of, check_baseline
+        from suite.audit.baselines import audit_key, baseline_config, baselines_of, check_baseline
         from suite.models.scripted import find_script
 
         host, tasks, cfg = self._tasks()

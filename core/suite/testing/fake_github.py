@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote
 
-from suite.pull import API_ENV, RAW_ENV, git_blob_sha
+from suite.data.pull import API_ENV, RAW_ENV, git_blob_sha
 
 
 @dataclass

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from suite.plugins import PluginHost, build_host
+
+from suite.run.host import PluginHost, build_host
 
 
 @pytest.fixture

@@ -12,13 +12,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from suite.agents import PolicyAgent
-from suite.hookspecs import hookimpl
-from suite.outcomes import AGENT_FAILURE, failure_outcome, unparsable_steps
-from suite.records import Action, Observation, Settlement, StepResult, Task
-from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, ShortcutBaseline
-from suite.schemas import decode_utf8, parse_json, validate
-from suite.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH
+from suite.contract.hookspecs import hookimpl
+from suite.contract.records import Action, Observation, Settlement, StepResult, Task
+from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, ShortcutBaseline
+from suite.contract.schemas import decode_utf8, parse_json, validate
+from suite.contract.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH
+from suite.run.agents import PolicyAgent
+from suite.run.outcomes import AGENT_FAILURE, failure_outcome, unparsable_steps
 
 HERE = Path(__file__).parent
 SCHEMA = HERE / "task.schema.json"

@@ -10,7 +10,7 @@ class TestTemplatePlugin(PluginConformance):
 
 def test_settle_follows_the_shared_precedence() -> None:
     """An unparsable last reply after parsed moves is a spent budget, not a parse failure (docs/plugins.md)."""
-    from suite.records import Action, StepRecord, Task, Trajectory
+    from suite.contract.records import Action, StepRecord, Task, Trajectory
     from suite_template.plugin import CounterEnv, settle
 
     task = Task("counter", "t", {"id": "t", "start": 0, "target": 2, "max_steps": 2}, max_steps=2)

@@ -8,9 +8,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from suite.agents import AgentContext, PolicyAgent
-from suite.errors import ConfigError
-from suite.records import Action, Observation, StepRecord, Task
+from suite.contract.errors import ConfigError
+from suite.contract.records import Action, Observation, StepRecord, Task
+from suite.run.agents import AgentContext, PolicyAgent
+
 from suite_agentvqa.data import LETTERS, read_questions
 from suite_agentvqa.options import shown_letter
 from suite_agentvqa.priors import letter_priors, pick

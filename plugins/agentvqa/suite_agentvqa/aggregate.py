@@ -9,8 +9,9 @@ from decimal import ROUND_HALF_UP, Decimal
 from statistics import fmean
 from typing import Any
 
-from suite.records import INFRA_OUTCOMES
-from suite.registry import Cell
+from suite.contract.records import INFRA_OUTCOMES
+from suite.contract.registry import Cell
+
 from suite_agentvqa.taxonomy import DATASETS, DOMAINS
 
 

@@ -23,7 +23,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from suite.errors import DataError
+from suite.contract.errors import DataError
+
 from suite_agentvqa.data import LETTERS, RECORDS, read_questions
 from suite_agentvqa.taxonomy import CATEGORIES, DOMAIN_OF_CATEGORY, DOMAIN_OF_DATASET, dataset_key
 

@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from suite.errors import DataError
-from suite.schemas import decode_utf8, parse_json, validate
+from suite.contract.errors import DataError
+from suite.contract.schemas import decode_utf8, parse_json, validate
+
 from suite_agentvqa.taxonomy import DOMAIN_OF_CATEGORY, DOMAIN_OF_DATASET
 
 SCHEMA = Path(__file__).parent / "schemas" / "record.schema.json"

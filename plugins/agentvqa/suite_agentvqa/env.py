@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from suite.records import Observation, StepResult, Task
+from suite.contract.records import Observation, StepResult, Task
+
 from suite_agentvqa.data import Question
 from suite_agentvqa.media import load_media, native_video
 from suite_agentvqa.prompting import question_text

@@ -7,8 +7,9 @@ import mimetypes
 from pathlib import Path
 
 from PIL import Image as PILImage
-from suite.errors import DataError
-from suite.records import Image
+from suite.contract.errors import DataError
+from suite.contract.records import Image
+
 from suite_agentvqa.data import Question
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from suite.errors import ConfigError
-from suite.hookspecs import hookimpl
-from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
-from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
+from suite.contract.errors import ConfigError
+from suite.contract.hookspecs import hookimpl
+from suite.contract.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
+from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
+
 from suite_agentvqa import scoring
 from suite_agentvqa.agents import (
     constant_agent,

@@ -7,8 +7,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from suite.errors import ConfigError
-from suite.records import Image
+from suite.contract.errors import ConfigError
+from suite.contract.records import Image
+
 from suite_agentvqa.data import LETTERS, Question
 from suite_agentvqa.options import Order
 

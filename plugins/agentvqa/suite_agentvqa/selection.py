@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from suite.errors import ConfigError
-from suite.sampling import stratified_sample
+from suite.contract.errors import ConfigError
+from suite.data.sampling import stratified_sample
+
 from suite_agentvqa.data import Question
 from suite_agentvqa.taxonomy import CATEGORIES, DATASETS, DOMAIN_BY_KEY
 

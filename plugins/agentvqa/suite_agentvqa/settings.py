@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH, one_of, optional_list
+from suite.contract.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH, one_of, optional_list
+
 from suite_agentvqa.prompting import VIDEO_PARTS
 from suite_agentvqa.taxonomy import CATEGORIES, DATASETS, DOMAIN_BY_KEY
 

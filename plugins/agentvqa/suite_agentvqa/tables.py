@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from suite.registry import DetailTable
+from suite.contract.registry import DetailTable
+
 from suite_agentvqa.aggregate import (
     accuracy_by,
     domain_scores,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from suite.errors import DataError
+from suite.contract.errors import DataError
 from suite_agentvqa.convert import main
 from suite_agentvqa.data import read_questions
 

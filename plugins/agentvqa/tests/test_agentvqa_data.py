@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 from PIL import Image
-from suite.errors import ConfigError, DataError
+from suite.contract.errors import ConfigError, DataError
 from suite_agentvqa.data import read_questions
 from suite_agentvqa.media import load_media, sample_indices
 from suite_agentvqa.options import file_index, option_orders, shown_letter

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 from omegaconf import OmegaConf
-from suite import config
+from suite.contract import config
 from suite.models import benchmark_model_defaults, client_from_config, register_script
+from suite.run.host import default_config
 
 
 def _defaults(*overrides: str) -> dict:
-    cfg = config.apply_overrides(config.defaults(["agentvqa"]), list(overrides))
+    cfg = config.apply_overrides(default_config(["agentvqa"]), list(overrides))
     return benchmark_model_defaults(cfg.agentvqa, "agentvqa")
 
 
@@ -40,7 +41,7 @@ def test_a_preset_without_temperature_sends_none() -> None:
 
 
 def test_an_unknown_preset_is_one_line_before_the_run(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
-    from suite.cli import main
+    from suite.cli.main import main
 
     register_script("agentvqa-decoding", lambda messages: "A")
     code = main(["run", "--plugins", "agentvqa", "--model", "scripted/agentvqa-decoding", "--out",

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from suite.cli import main
+from suite.cli.main import main
 from suite.models import register_script
-from suite.store import RunStore
+from suite.store.run_folder import RunStore
 from suite_agentvqa.data import read_questions
 from suite_agentvqa.plugin import PACK_DIR
 
@@ -176,7 +176,7 @@ def test_limit_is_stratified_by_dataset_and_category(tmp_path: Path, capsys: pyt
 
 def test_the_headline_leaves_unevaluated_questions_out_as_the_paper() -> None:
     """The paper skips a question whose answer cannot be read: its variant is the first headline metric."""
-    from suite.registry import Registry
+    from suite.contract.registry import Registry
     from suite_agentvqa.plugin import register
 
     registry = Registry()

@@ -8,9 +8,9 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 from suite.models import register_script
-from suite.store import RunStore
+from suite.store.run_folder import RunStore
 
 CLIP = b"\x00\x00\x00\x18ftypmp42 not a real movie, never decoded in native mode"
 

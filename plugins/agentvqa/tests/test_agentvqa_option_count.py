@@ -6,7 +6,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from suite.records import Action, StepRecord, Task, Trajectory
+from suite.contract.records import Action, StepRecord, Task, Trajectory
 from suite_agentvqa.answers import parse_answer
 from suite_agentvqa.data import read_questions
 from suite_agentvqa.options import option_orders

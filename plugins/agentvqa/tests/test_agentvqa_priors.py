@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 from suite_agentvqa.data import Question
 from suite_agentvqa.packgen import build
 from suite_agentvqa.packgen.build import DatasetDraw, keeps_priors_at_chance
@@ -89,7 +89,7 @@ def test_the_generator_gives_up_with_a_clear_error(monkeypatch: pytest.MonkeyPat
 
 
 def test_declared_ceilings_are_chance_plus_five_per_dataset() -> None:
-    from suite.plugins import build_host
+    from suite.run.host import build_host
 
     spec = build_host().benchmark("agentvqa")
     priors = {b.name: b for b in spec.baselines}

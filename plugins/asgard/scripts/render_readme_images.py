@@ -13,7 +13,7 @@ import argparse
 from pathlib import Path
 
 from omegaconf import OmegaConf
-from suite import config as configmod
+from suite.run.host import default_config
 from suite_asgard.commands import Command
 from suite_asgard.env import household_env
 from suite_asgard.plugin import load_tasks
@@ -28,7 +28,7 @@ def main() -> int:
     parser.add_argument("data_dir", help="a folder of AsgardBench plans (official data)")
     parser.add_argument("--out", type=Path, default=REPO / "plugins" / "asgard" / "docs")
     args = parser.parse_args()
-    cfg = OmegaConf.merge(configmod.defaults(["asgard"]).asgard, {"data_dir": args.data_dir})
+    cfg = OmegaConf.merge(default_config(["asgard"]).asgard, {"data_dir": args.data_dir})
     task = next(t for t in load_tasks("asgard", cfg) if t.id == TASK)
     env = household_env(task, cfg)
     env.reset()

@@ -21,15 +21,15 @@ from typing import Any
 
 import pytest
 from omegaconf import OmegaConf
-from suite import config as configmod
-from suite.records import Task
+from suite.contract.records import Task
+from suite.run.host import default_config
 from suite_asgard.plugin import PACK_DIR, load_tasks
 from suite_asgard.scene_setup import build_scene
 from suite_household.testing import oracle_episode, use_household_player
 
 
 def _config() -> Any:
-    cfg = configmod.defaults(["asgard"]).asgard
+    cfg = default_config(["asgard"]).asgard
     return OmegaConf.merge(cfg, {"data_dir": str(PACK_DIR), "image_size": 64, "condition": "text_only"})
 
 

@@ -20,13 +20,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from suite_asgard.vocabulary import ACTIONS, SERVING, SLICE_TARGETS, SLICED_FORM
-from suite_asgard.world_rules import HOLDING, INCOMPATIBILITY, INVALID_OBJECT, VISIBILITY
 from suite_household.catalog import TYPES, can_hold
 from suite_household.placement import find_spot
 from suite_household.rules import SLICE_MIN_HEIGHT, coffee_needs_clean_empty_mug, slice_where_the_harness_does
 from suite_household.visibility import horizontal_distance
 from suite_household.world import Obj, World
+
+from suite_asgard.vocabulary import ACTIONS, SERVING, SLICE_TARGETS, SLICED_FORM
+from suite_asgard.world_rules import HOLDING, INCOMPATIBILITY, INVALID_OBJECT, VISIBILITY
 
 #: What a held object must be to SLICE anything but an Egg (the harness accepts any "Knife" in the name).
 KNIVES = frozenset({"Knife", "ButterKnife"})

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.agents import AgentContext, PolicyAgent
-from suite.records import Action, Observation, StepRecord, Task
+from suite.contract.records import Action, Observation, StepRecord, Task
+from suite.run.agents import AgentContext, PolicyAgent
+
 from suite_asgard.parsing import parse_reply
 from suite_asgard.plans import Goals
 from suite_asgard.vocabulary import SLICED_FORM, STORAGE

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from suite.errors import ConfigError
+from suite.contract.errors import ConfigError
 
 IMAGE_MODES = ("both", "current", "none")
 #: The paper's Table 6 columns, in its order (other presets follow, by name).

@@ -7,7 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image as PILImage
-from suite.records import Image, Observation, StepResult, Task
+from suite.contract.records import Image, Observation, StepResult, Task
+from suite_household.controller import Controller
+from suite_household.overlay import draw_hand
+from suite_household.world import World
+
 from suite_asgard.action_layer import ActionLayer
 from suite_asgard.commands import Command
 from suite_asgard.conditions import Condition
@@ -17,9 +21,6 @@ from suite_asgard.plans import Plan
 from suite_asgard.scene_setup import build_scene
 from suite_asgard.termination import PROGRESS_ACTIONS, Termination, TerminationRules
 from suite_asgard.world_rules import INVALID_ACTION, INVALID_OBJECT, UNDOABLE, UNPARSABLE, VALID, asgard_rules
-from suite_household.controller import Controller
-from suite_household.overlay import draw_hand
-from suite_household.world import World
 
 _INVALID_MESSAGES = {
     INVALID_ACTION: "{action} is not one of the available actions.",

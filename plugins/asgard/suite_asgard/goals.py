@@ -20,10 +20,11 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from suite_asgard.plans import ContentsGoal, Goals, LocationGoal, StateGoal
-from suite_asgard.vocabulary import SLICED_FORM, STORAGE
 from suite_household.catalog import TYPES
 from suite_household.world import Obj, World
+
+from suite_asgard.plans import ContentsGoal, Goals, LocationGoal, StateGoal
+from suite_asgard.vocabulary import SLICED_FORM, STORAGE
 
 _FIELDS = {
     "isToggled": lambda o: o.is_toggled,

@@ -6,13 +6,14 @@ import math
 from typing import Any
 
 import numpy as np
-from suite_asgard.action_layer import SMALL_RECEPTACLE
 from suite_household.catalog import can_hold
 from suite_household.controller import Controller
 from suite_household.geometry import facing_pose
 from suite_household.placement import find_spot
 from suite_household.visibility import horizontal_distance, visible_objects
 from suite_household.world import Obj, World
+
+from suite_asgard.action_layer import SMALL_RECEPTACLE
 
 FIND_RADIUS = 1.25
 FIND_CANDIDATES = 48

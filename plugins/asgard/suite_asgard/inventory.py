@@ -10,11 +10,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from suite.schemas import read_json
-from suite_asgard.plans import Plan, object_type
-from suite_asgard.vocabulary import REMOVED_TYPES
+from suite.contract.schemas import read_json
 from suite_household.catalog import TYPES
 from suite_household.generator import default_inventory, floorplan_room_type
+
+from suite_asgard.plans import Plan, object_type
+from suite_asgard.vocabulary import REMOVED_TYPES
 
 PACK_INVENTORIES = "inventories.json"
 ITEM_CACHE = Path("AsgardBench") / "Data" / "item_cache.json"

@@ -12,15 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from typing import Any
 
-from suite.agents import PolicyAgent
-from suite.records import Action, Observation, StepRecord, Task
+from suite.contract.records import Action, Observation, StepRecord, Task
+from suite.run.agents import PolicyAgent
+from suite_household.catalog import TYPES, can_hold
+from suite_household.rules import slice_where_the_harness_does
+from suite_household.world import Obj
+
 from suite_asgard.action_layer import SINK_SAFE
 from suite_asgard.commands import Command
 from suite_asgard.env import AsgardEnv
 from suite_asgard.vocabulary import SERVING, SLICED_FORM, STORAGE
-from suite_household.catalog import TYPES, can_hold
-from suite_household.rules import slice_where_the_harness_does
-from suite_household.world import Obj
 
 #: Surfaces the oracle puts things down on, in order of preference.
 PUT_DOWN = ("CounterTop", "DiningTable", "SideTable", "CoffeeTable", "Desk", "Dresser", "Shelf", "TVStand")

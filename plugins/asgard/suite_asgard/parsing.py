@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from suite.records import Action
+from suite.contract.records import Action
+
 from suite_asgard.commands import Command
 from suite_asgard.vocabulary import ACTIONS
 from suite_asgard.world_rules import INVALID_ACTION, INVALID_OBJECT

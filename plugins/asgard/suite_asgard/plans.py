@@ -6,11 +6,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from suite.errors import DataError
-from suite.schemas import read_json, validate
-from suite_asgard.vocabulary import step_limits, task_type
+from suite.contract.errors import DataError
+from suite.contract.schemas import read_json, validate
 from suite_household.catalog import TYPES
 from suite_household.generator import floorplan_room_type
+
+from suite_asgard.vocabulary import step_limits, task_type
 
 SCHEMA = Path(__file__).parent / "schemas" / "plan.schema.json"
 PLAN_FILE = "plan.json"

@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from suite.errors import ConfigError
-from suite.hookspecs import hookimpl
-from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
-from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
+from suite.contract.errors import ConfigError
+from suite.contract.hookspecs import hookimpl
+from suite.contract.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
+from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
+from suite_household.thor_backend import backend_env, simulator_resources, thor_requirements
+
 from suite_asgard import prompting, scoring, valid_replies
 from suite_asgard.blind_plan import fixed_plan_agent
 from suite_asgard.conditions import resolve_condition
@@ -19,7 +21,6 @@ from suite_asgard.plans import PACK_MANIFEST, Plan, is_data_dir, load_plans
 from suite_asgard.settings import CONFIG_SCHEMA
 from suite_asgard.termination import TerminationRules
 from suite_asgard.vocabulary import HIDDEN_TYPES, SLICED_FORM, TASK_TYPES
-from suite_household.thor_backend import backend_env, simulator_resources, thor_requirements
 
 #: The harness asks the model up to three times while its reply is empty, then scores an unparsable turn.
 EMPTY_REPLY_ATTEMPTS = 3
@@ -31,7 +32,7 @@ UPSTREAM_COMMIT = "cba96469ce023cbba256b163025fda28ac42f4e3"
 
 
 def _pull(dest: Path, console: Any) -> None:
-    from suite.pull import GitHubSnapshot
+    from suite.data.pull import GitHubSnapshot
 
     GitHubSnapshot(UPSTREAM, UPSTREAM_COMMIT, ("Generated/magt_benchmark", "AsgardBench/Data/item_cache.json",
                                                "LICENSE"))(dest, console)

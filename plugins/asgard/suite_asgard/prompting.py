@@ -17,8 +17,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from suite.records import Observation, StepRecord, Task
-from suite.templates import read_template
+from suite.contract.records import Observation, StepRecord, Task
+from suite.contract.templates import read_template
+
 from suite_asgard.commands import EMPTY_REPLY
 from suite_asgard.conditions import Condition
 from suite_asgard.parsing import extract_memory, extract_plan

@@ -14,15 +14,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from suite_asgard.action_layer import ActionLayer
-from suite_asgard.household_sim import HouseholdSim
-from suite_asgard.plans import Plan, SetupAction
-from suite_asgard.vocabulary import SILVERWARE, STORAGE
 from suite_household.catalog import TYPES, can_hold, spec
 from suite_household.controller import Controller
 from suite_household.generator import floorplan_room_type, generate_room
 from suite_household.placement import find_spot
 from suite_household.world import Agent, Obj, Scene, World
+
+from suite_asgard.action_layer import ActionLayer
+from suite_asgard.household_sim import HouseholdSim
+from suite_asgard.plans import Plan, SetupAction
+from suite_asgard.vocabulary import SILVERWARE, STORAGE
 
 #: Surfaces a task object may start on, per room type (open, visible from a standing agent).
 START_SURFACES = {

@@ -6,9 +6,10 @@ import statistics
 from collections import Counter, defaultdict
 from typing import Any
 
-from suite.outcomes import PARSE_FAILURE, failure_outcome
-from suite.records import Settlement, Task, Trajectory
-from suite.registry import Cell, DetailTable
+from suite.contract.records import Settlement, Task, Trajectory
+from suite.contract.registry import Cell, DetailTable
+from suite.run.outcomes import PARSE_FAILURE, failure_outcome
+
 from suite_asgard.conditions import condition_order
 from suite_asgard.termination import END_REASONS, MAX_FAILURES, MAX_REPEATS, MAX_STEPS
 from suite_asgard.vocabulary import TASK_TYPES

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH, one_of, optional_list
+from suite.contract.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH, one_of, optional_list
+
 from suite_asgard.conditions import FEEDBACK_MODES, IMAGE_MODES
 from suite_asgard.termination import PROGRESS_RULES
 from suite_asgard.vocabulary import TASK_TYPES

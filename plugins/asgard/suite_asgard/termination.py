@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from suite.errors import ConfigError
+from suite.contract.errors import ConfigError
 
 MAX_ACTION_REPEATS = 8
 MAX_CONSECUTIVE_FAILURES = 10

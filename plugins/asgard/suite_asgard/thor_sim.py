@@ -14,14 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from suite.records import Task
+from suite.contract.records import Task
+from suite_household.catalog import TYPES
+from suite_household.thor_backend import make_controller, world_from_metadata
+from suite_household.world import Obj, World
+
 from suite_asgard.env import AsgardEnv
 from suite_asgard.plans import Plan
 from suite_asgard.vocabulary import REMOVED_TYPES
 from suite_asgard.world_rules import asgard_rules
-from suite_household.catalog import TYPES
-from suite_household.thor_backend import make_controller, world_from_metadata
-from suite_household.world import Obj, World
 
 POSES_TRIED = 24
 #: The arguments the harness sends with an agent's action (every other action: forceAction=False).

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from suite.records import Observation, Task
+from suite.contract.records import Observation, Task
+
 from suite_asgard.vocabulary import ACTIONS
 
 

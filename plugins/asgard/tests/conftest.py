@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 from omegaconf import OmegaConf
-from suite import config as configmod
-from suite.records import Task
+from suite.contract.records import Task
+from suite.run.host import default_config
 from suite_asgard.commands import Command
 from suite_asgard.env import AsgardEnv, household_env
 from suite_asgard.plugin import PACK_DIR, load_tasks
@@ -19,7 +19,7 @@ REAL_PLANS = (Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "
 
 def config(**overrides: Any) -> Any:
     """The asgard config section with overrides (data_dir defaults to the pack)."""
-    cfg = configmod.defaults(["asgard"]).asgard
+    cfg = default_config(["asgard"]).asgard
     cfg = OmegaConf.merge(cfg, {"data_dir": str(PACK_DIR), "image_size": 64, **overrides})
     return cfg
 

@@ -8,8 +8,8 @@ import io
 import numpy as np
 import pytest
 from PIL import Image
-from suite.errors import ConfigError
-from suite.records import Observation, StepRecord
+from suite.contract.errors import ConfigError
+from suite.contract.records import Observation, StepRecord
 from suite_asgard.commands import Command
 from suite_asgard.conditions import resolve_condition
 from suite_asgard.parsing import parse_reply

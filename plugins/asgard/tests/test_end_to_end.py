@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 from suite.models import register_script
-from suite.store import RunStore
+from suite.store.run_folder import RunStore
 
 SMALL = ["asgard.image_size=32", "model.cache=false", "--no-report"]
 ONE_PER_TYPE = ("coffee__has_coffee", "cook__Potato_", "cook__Egg_Pan(d)", "cook__Bread_", "cook__PotatoSliced_",

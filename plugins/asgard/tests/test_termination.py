@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from suite.errors import ConfigError
+from suite.contract.errors import ConfigError
 from suite_asgard.termination import (
     EXTENDED,
     FIRST_GOAL,

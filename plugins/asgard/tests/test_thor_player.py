@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from omegaconf import OmegaConf
-from suite.records import Task
+from suite.contract.records import Task
 from suite_asgard.scene_setup import build_scene
 from suite_asgard.vocabulary import TASK_TYPES
 from suite_household.testing import oracle_episode, record_thor_steps, use_household_player

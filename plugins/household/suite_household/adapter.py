@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from suite_household.controller import Controller
 from suite_household.thor_backend import pixel_object, world_from_metadata
 from suite_household.visibility import horizontal_distance, visible_objects

@@ -6,6 +6,7 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
+
 from suite_household.actions import ACTIONS, ActionError
 from suite_household.metadata import MetadataCache, agent_metadata
 from suite_household.navigation import NavGrid

@@ -8,7 +8,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
-from suite.schemas import read_json
+from suite.contract.schemas import read_json
+
 from suite_household.catalog import TYPES, compatible_receptacles, is_enclosing, spec
 from suite_household.layout import RoomLayout
 from suite_household.navigation import NavGrid

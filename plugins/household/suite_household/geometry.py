@@ -6,6 +6,7 @@ import math
 from functools import lru_cache
 
 import numpy as np
+
 from suite_household.catalog import TYPES, is_enclosing
 from suite_household.world import CROUCHING_CAMERA_Y, STANDING_CAMERA_Y, Agent, Box, Obj, World
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
 from suite_household.catalog import TYPES
 from suite_household.world import AGENT_RADIUS, WALL_THICKNESS, World
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PIL import Image, ImageDraw
+
 from suite_household.world import World
 
 if TYPE_CHECKING:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from suite_household.catalog import is_enclosing
 from suite_household.world import Obj, World
 

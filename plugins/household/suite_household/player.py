@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import numpy as np
+
 from suite_household.actions import ACTIONS, ActionError
 from suite_household.controller import Controller, Event
 from suite_household.geometry import facing_pose

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from functools import partial
 
-from suite.hookspecs import hookimpl
-from suite.registry import Registry
+from suite.contract.hookspecs import hookimpl
+from suite.contract.registry import Registry
+
 from suite_household.thor_backend import BACKENDS, make_controller
 
 

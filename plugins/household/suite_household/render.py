@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+
 from suite_household.catalog import TYPES
 from suite_household.geometry import scene_parts
 from suite_household.world import WALL_HEIGHT, Agent, Wall, World

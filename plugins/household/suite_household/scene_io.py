@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from suite.errors import DataError
-from suite.schemas import read_json, validate
+from suite.contract.errors import DataError
+from suite.contract.schemas import read_json, validate
+
 from suite_household.catalog import TYPES
 from suite_household.world import Agent, Fixture, Obj, Room, Scene, Wall
 

@@ -11,7 +11,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from suite.records import Action, Task
+from suite.contract.records import Action, Task
+
 from suite_household.player import SCENES_ENV
 from suite_household.scene_io import save_scene
 from suite_household.thor_backend import EXECUTABLE_ENV
@@ -56,9 +57,9 @@ def oracle_episode(benchmark: str, task: Task, config: Any, actions: list[Action
     """The benchmark's registered oracle run on the task (or, given `actions`, those actions replayed as the
     agent, after `prepare(env)` sets the env up as the oracle does): every step's action, feedback, done and info,
     the end reason and the settlement (what `suite replay` compares), and the actions, under "actions"."""
-    from suite.agents import AgentContext
-    from suite.loop import TraceSink, run_episode
-    from suite.plugins import build_host
+    from suite.run.agents import AgentContext
+    from suite.run.host import build_host
+    from suite.run.loop import TraceSink, run_episode
 
     host = build_host()
     if actions is None:
@@ -85,6 +86,6 @@ class _Replay:
 
     async def act(self, task: Task, observation: Any, history: list[Any]) -> Any:
         """The next recorded action."""
-        from suite.agents import AgentTurn
+        from suite.run.agents import AgentTurn
 
         return AgentTurn(action=self.actions[len(history)])

@@ -7,8 +7,9 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from suite.errors import ConfigError
-from suite.extras import Requirement
+from suite.contract.errors import ConfigError
+from suite.contract.extras import Requirement
+
 from suite_household.catalog import TYPES
 from suite_household.controller import Controller
 from suite_household.rules import RuleSet

@@ -7,6 +7,7 @@ from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 import numpy as np
+
 from suite_household.geometry import scene_parts
 from suite_household.world import Agent, World
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
+from pathlib import Path
 import sys
 
 from suite_household.controller import Controller
@@ -45,7 +46,8 @@ def trace(seed: int) -> str:
 def test_same_seed_same_bytes_across_processes() -> None:
     here = trace(11)
     assert trace(11) == here
-    code = "from suite_household.tests.test_determinism import trace; print(trace(11))"
+    code = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+            "from test_determinism import trace; print(trace(11))")
     other = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,

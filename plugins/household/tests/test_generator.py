@@ -6,7 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from suite.errors import DataError
+from suite.contract.errors import DataError
 from suite_household.catalog import TYPES, can_hold
 from suite_household.controller import Controller
 from suite_household.generator import (

@@ -113,7 +113,7 @@ def test_asgards_named_rules_leave_the_kitchen_rules_as_they_were() -> None:
 
 
 def test_backend_env_builds_the_configured_backend_and_names_a_wrong_one() -> None:
-    from suite.errors import ConfigError
+    from suite.contract.errors import ConfigError
     from suite_household.thor_backend import backend_env
 
     pick = {"household": lambda: "h", "ai2thor": lambda: "t"}

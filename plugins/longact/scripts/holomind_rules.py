@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any
 
-from suite.cli import main as suite_main
+from suite.cli.main import main as suite_main
 from suite.models import register_script
 from suite_longact.holomind.modules import text_of
 

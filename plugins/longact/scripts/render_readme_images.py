@@ -9,7 +9,7 @@ import argparse
 from pathlib import Path
 
 from omegaconf import OmegaConf
-from suite import config as configmod
+from suite.run.host import default_config
 from suite_longact.env import make_env_from_data
 from suite_longact.oracle import Oracle
 from suite_longact.plugin import PACK_DIR, load_tasks
@@ -22,7 +22,7 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=240)
     ap.add_argument("--out", type=Path, default=Path("docs/longact"))
     args = ap.parse_args()
-    cfg = OmegaConf.merge(configmod.defaults(["longact"]).longact, {"data_dir": str(PACK_DIR)})
+    cfg = OmegaConf.merge(default_config(["longact"]).longact, {"data_dir": str(PACK_DIR)})
     task = next(t for t in load_tasks("longact", cfg) if t.id == args.task)
     env = make_env_from_data(task, cfg)
     env.reset()

@@ -17,10 +17,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from suite.agents import Agent, AgentContext, AgentTurn
-from suite.records import Action, Observation, StepRecord, Task
+from suite.contract.records import Action, Observation, StepRecord, Task
+from suite.run.agents import Agent, AgentContext, AgentTurn
 from suite_household.catalog import TYPES
 from suite_household.world import World
+
 from suite_longact.vocabulary import MANIPULATION, STOP
 
 #: the steps a wandering baseline takes before it says Stop (the audit and the generator use the same)

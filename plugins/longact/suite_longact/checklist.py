@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from suite_household.world import Obj, World
+
 from suite_longact.vocabulary import KIND_OF, KINDS
 
 

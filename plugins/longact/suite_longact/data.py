@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from suite.errors import DataError
-from suite.schemas import read_json, validate
+from suite.contract.errors import DataError
+from suite.contract.schemas import read_json, validate
 from suite_household.catalog import TYPES
 from suite_household.world import Scene
+
 from suite_longact.houses import episode_scene, fingerprint, house_scene
 from suite_longact.vocabulary import SCENARIOS
 

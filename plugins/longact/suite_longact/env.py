@@ -11,11 +11,12 @@ from typing import Any
 
 import numpy as np
 from PIL import Image as PILImage
-from suite.records import Image, Observation, StepResult, Task
+from suite.contract.records import Image, Observation, StepResult, Task
 from suite_household.catalog import TYPES
 from suite_household.render import Frame, instance_color
 from suite_household.rules import RuleSet, knife_to_slice, slice_on_flat_surface, thor_rules
 from suite_household.world import World
+
 from suite_longact.checklist import Checklist, Item
 from suite_longact.ids import OpaqueIds
 from suite_longact.vocabulary import (
@@ -289,7 +290,7 @@ def _state(obj: Any) -> list[str]:
 
 
 def env_settings(config: Any) -> dict[str, Any]:
-    """The simulator and observation settings of the benchmark config (defaults: plugins/longact/config.yaml)."""
+    """The simulator and observation settings of the benchmark config (defaults: the plugin's config.yaml)."""
     cfg = config or {}
     get = cfg.get
     size = int(get("image_size") or 300)

@@ -13,13 +13,14 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from suite.agents import Agent as SuiteAgent
-from suite.agents import AgentTurn
-from suite.records import Action, Observation, StepRecord, Task
+from suite.contract.records import Action, Observation, StepRecord, Task
+from suite.run.agents import Agent as SuiteAgent
+from suite.run.agents import AgentTurn
 from suite_household.catalog import TYPES, can_hold
 from suite_household.placement import find_spot
 from suite_household.visibility import horizontal_distance, visible_objects
 from suite_household.world import STANDING_CAMERA_Y, Agent, World
+
 from suite_longact.checklist import Item, holds
 from suite_longact.env import LongActEnv
 from suite_longact.lattice import heading, path_to

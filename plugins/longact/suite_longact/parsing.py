@@ -7,7 +7,8 @@ import re
 from itertools import islice
 from typing import Any
 
-from suite.records import Action
+from suite.contract.records import Action
+
 from suite_longact.vocabulary import ACTIONS, MANIPULATION
 
 _BY_LOWER = {a.lower(): a for a in ACTIONS}

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from suite.errors import ConfigError
-from suite.hookspecs import hookimpl
-from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
-from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
+from suite.contract.errors import ConfigError
+from suite.contract.hookspecs import hookimpl
+from suite.contract.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
+from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
 from suite_household.thor_backend import backend_env, simulator_resources, thor_requirements
+
 from suite_longact import prompting, scoring, valid_replies
 from suite_longact.baselines import BASELINE_CONFIG, BASELINE_STEPS, CEILINGS, baseline_factory
 from suite_longact.data import MANIFEST, PACK_FILE, check_episode_house, is_data_dir, load_pack

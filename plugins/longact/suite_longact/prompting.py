@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from suite.records import Observation, StepRecord, Task
+from suite.contract.records import Observation, StepRecord, Task
 
 PROMPTS = Path(__file__).parent / "prompts"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.registry import ReportView
+from suite.contract.registry import ReportView
 from suite.report.html import curve
 
 

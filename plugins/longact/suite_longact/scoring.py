@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.outcomes import BUDGET_EXHAUSTED, PARSE_FAILURE, failure_outcome, unparsable_steps
-from suite.records import Settlement, Task, Trajectory
-from suite.registry import Cell, DetailTable
+from suite.contract.records import Settlement, Task, Trajectory
+from suite.contract.registry import Cell, DetailTable
+from suite.run.outcomes import BUDGET_EXHAUSTED, PARSE_FAILURE, failure_outcome, unparsable_steps
+
 from suite_longact.improvement import active_steps, expand, improvement_rate, normalised
 from suite_longact.vocabulary import KINDS
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.settings import MODEL_DEFAULTS, OPTIONAL_PATH, one_of, optional_list
+from suite.contract.settings import MODEL_DEFAULTS, OPTIONAL_PATH, one_of, optional_list
+
 from suite_longact.vocabulary import SCENARIOS, SPLITS
 
 IMAGE_MODES = ("rgb", "depth", "segmentation")

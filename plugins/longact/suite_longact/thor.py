@@ -16,11 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from suite.records import Task
+from suite.contract.records import Task
 from suite_household.procthor import procthor_house
 from suite_household.render import Frame
 from suite_household.thor_backend import make_controller, world_from_metadata
 from suite_household.world import Obj, Scene, World
+
 from suite_longact.env import LongActEnv, env_settings, longact_rules
 from suite_longact.houses import BUILT, episode_scene
 

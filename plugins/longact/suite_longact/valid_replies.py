@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import random
 
-from suite.records import Observation, Task
+from suite.contract.records import Observation, Task
+
 from suite_longact.vocabulary import ACTIONS, MANIPULATION, STOP
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from omegaconf import OmegaConf
-from suite import config as configmod
-from suite.records import Task
+from suite.contract.records import Task
+from suite.run.host import default_config
 from suite_household.generator import generate_room
 from suite_longact.backends import HouseholdSim
 from suite_longact.env import LongActEnv, env_settings, longact_rules
@@ -15,7 +15,7 @@ from suite_longact.plugin import PACK_DIR, load_tasks
 
 def config(**overrides: Any) -> Any:
     """The longact config section over the pack, small images."""
-    cfg = configmod.defaults(["longact"]).longact
+    cfg = default_config(["longact"]).longact
     return OmegaConf.merge(cfg, {"data_dir": str(PACK_DIR), "image_size": 64, **overrides})
 
 

@@ -9,11 +9,11 @@ import re
 from typing import Any
 
 from omegaconf import OmegaConf
-from suite.agents import AgentContext
-from suite.loop import TraceSink, run_episode
+from suite.contract.records import StepRecord
 from suite.models import register_script
 from suite.models.client import ModelClient
-from suite.records import StepRecord
+from suite.run.agents import AgentContext
+from suite.run.loop import TraceSink, run_episode
 from suite_longact.holomind.agent import HoloMindAgent
 from suite_longact.holomind.modules import text_of
 from suite_longact.scoring import settle
@@ -131,7 +131,7 @@ def test_shared_experience_is_opt_in() -> None:
 
 def test_bad_holomind_settings_fail_in_one_line() -> None:
     import pytest
-    from suite.errors import ConfigError
+    from suite.contract.errors import ConfigError
 
     for bad, words in (({"shared_experience": "maybe"}, "agent.holomind.shared_experience"),
                        ({"modules": {"critc": {"model": "x"}}}, "agent.holomind.modules.critc")):

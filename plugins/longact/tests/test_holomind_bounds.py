@@ -13,12 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from omegaconf import OmegaConf
-from suite.agents import AgentContext
-from suite.loop import TraceSink, run_episode
+from suite.contract.records import StepRecord
 from suite.models import register_script
 from suite.models.client import ModelClient
 from suite.models.reply import ModelReply
-from suite.records import StepRecord
+from suite.run.agents import AgentContext
+from suite.run.loop import TraceSink, run_episode
 from suite.testing.replies import MB, hostile_replies, json_values
 from suite_longact.holomind.agent import HoloMindAgent
 from suite_longact.holomind.caps import Caps
@@ -171,7 +171,7 @@ def test_calls_without_an_action_are_capped_and_rules_in_a_prompt_too() -> None:
 def test_the_caps_are_settings_with_defaults() -> None:
     assert Caps.of(OmegaConf.create({})) == Caps(24, 16, 64)
     cfg = OmegaConf.create({"agent": {"holomind": {"max_goals": 0}}})
-    from suite.errors import ConfigError
+    from suite.contract.errors import ConfigError
 
     with pytest.raises(ConfigError, match=r"agent\.holomind\.max_goals"):
         HoloMindAgent(AgentContext(None, "longact", cfg, ModelClient("scripted/holo-critic-loop")))

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 from omegaconf import OmegaConf
-from suite.agents import AgentContext
-from suite.errors import ConfigError
-from suite.loop import run_episode
+from suite.contract.errors import ConfigError
 from suite.models import register_script
 from suite.models.client import ModelClient
+from suite.run.agents import AgentContext
+from suite.run.loop import run_episode
 from suite_longact.holomind.agent import HoloMindAgent
 from suite_longact.holomind.modules import text_of
 from suite_longact.plugin import holomind_images
@@ -132,7 +132,7 @@ def test_vision_check_names_holomind_switch() -> None:
 
 
 def test_text_only_model_is_refused_before_the_run(tmp_path: Path) -> None:
-    from suite.cli import main
+    from suite.cli.main import main
 
     register_script("fid-blind", lambda messages: "{}")
     code = main(["run", "--plugins", "longact", "--agent", "holomind", "--model", "scripted/fid-blind", "--limit",

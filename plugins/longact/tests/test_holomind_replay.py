@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 from suite.models import register_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "holomind_rules.py"

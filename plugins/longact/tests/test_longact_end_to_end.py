@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from suite.cli import main
+from suite.cli.main import main
 from suite.models import register_script
-from suite.store import RunStore
+from suite.store.run_folder import RunStore
 
 SMALL = ["longact.image_size=32", "model.cache=false"]
 

@@ -10,7 +10,7 @@ from suite.testing.reference import markdown_table
 from suite_longact.scoring import TABLE1, TABLE2
 
 SPEC = Path(__file__).resolve().parents[3] / ".." / "shared" / "specs" / "longact.md"
-REFERENCE = Path(__file__).resolve().parents[1] / "reference.json"
+REFERENCE = Path(__file__).resolve().parents[1] / "suite_longact" / "reference.json"
 AGENTS = {"Pure VLM": "direct", "HoloMind": "holomind"}
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from suite.records import Action, StepRecord, Trajectory
+from suite.contract.records import Action, StepRecord, Trajectory
 from suite_longact.scoring import detail_tables, settle
 
 from .conftest import first, kitchen_env, teleport_facing

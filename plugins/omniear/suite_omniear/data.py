@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from suite.errors import DataError
-from suite.schemas import read_json, validate
+from suite.contract.errors import DataError
+from suite.contract.schemas import read_json, validate
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
 SCENE_SCHEMA = SCHEMA_DIR / "scene.schema.json"

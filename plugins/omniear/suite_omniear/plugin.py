@@ -6,10 +6,11 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from suite.agents import Agent, AgentContext, AgentTurn, PolicyAgent
-from suite.hookspecs import hookimpl
-from suite.records import Action, Observation, Settlement, StepRecord, StepResult, Task, Trajectory
-from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
+from suite.contract.hookspecs import hookimpl
+from suite.contract.records import Action, Observation, Settlement, StepRecord, StepResult, Task, Trajectory
+from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
+from suite.run.agents import Agent, AgentContext, AgentTurn, PolicyAgent
+
 from suite_omniear import prompting, scoring, valid_replies
 from suite_omniear.data import CATEGORIES, AttributeTable, EvalTask, find_attribute_table, load_attribute_table
 from suite_omniear.data import load_tasks as load_eval_tasks
@@ -77,7 +78,7 @@ def _eval_root(path: Path) -> Path:
 
 
 def _pull(dest: Path, console: Any) -> None:
-    from suite.pull import GitHubSnapshot
+    from suite.data.pull import GitHubSnapshot
 
     GitHubSnapshot(UPSTREAM, UPSTREAM_COMMIT, ("data/eval/", "data/attribute_actions.csv"), strip="data/")(
         dest, console)
@@ -172,7 +173,7 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
     table: AttributeTable = load_attribute_table(find_attribute_table(root))
     unknown = set(config.get("categories") or ()) - set(CATEGORIES)
     if unknown:
-        from suite.errors import ConfigError
+        from suite.contract.errors import ConfigError
 
         raise ConfigError(f"omniear.categories: unknown {sorted(unknown)}; choose from {', '.join(CATEGORIES)}")
     prompt_settings = {key: config.get(key) for key in prompting.SETTINGS}

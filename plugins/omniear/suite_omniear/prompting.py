@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from suite.records import Action, StepRecord
+from suite.contract.records import Action, StepRecord
 
 PROMPT_DIR = Path(__file__).parent / "prompts"
 #: Reply prefixes the reference extractor accepts for the single agent (first match wins).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.registry import ReportView
+from suite.contract.registry import ReportView
 from suite.report.html import observation_diff
 
 TITLE = "what this step changed"

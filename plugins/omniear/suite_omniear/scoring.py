@@ -6,9 +6,10 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from suite.outcomes import AGENT_FAILURE, PARSE_FAILURE, failure_outcome, unparsable_steps
-from suite.records import Settlement, Task, Trajectory
-from suite.registry import Cell, DetailTable
+from suite.contract.records import Settlement, Task, Trajectory
+from suite.contract.registry import Cell, DetailTable
+from suite.run.outcomes import AGENT_FAILURE, PARSE_FAILURE, failure_outcome, unparsable_steps
+
 from suite_omniear.data import CATEGORIES, EvalTask
 
 SINGLE_CATEGORIES = CATEGORIES[:4]

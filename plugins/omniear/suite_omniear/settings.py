@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.settings import MODEL_DEFAULTS, OPTIONAL_PATH, one_of, optional_list
+from suite.contract.settings import MODEL_DEFAULTS, OPTIONAL_PATH, one_of, optional_list
+
 from suite_omniear.data import CATEGORIES, SPLITS
 from suite_omniear.sim.fixes import FIXES
 from suite_omniear.sim.simulator import OBSERVATION_MODES

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import TypeVar
 
-from suite.records import Observation, Task
+from suite.contract.records import Observation, Task
 
 #: A command line of the available-actions text: `VERB` then its placeholders, e.g. `PLACE <object_id> <in|on> ...`.
 COMMAND = re.compile(r"^([A-Z][A-Z_]*)((?:\s+<[^>]+>)*)\s*$", re.MULTILINE)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.errors import DataError
+from suite.contract.errors import DataError
 from suite_omniear.data import find_attribute_table, load_attribute_table, load_task, load_tasks
 
 SCENE = {

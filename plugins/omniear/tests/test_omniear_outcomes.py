@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from suite.records import Action, StepRecord, Task, Trajectory
+from suite.contract.records import Action, StepRecord, Task, Trajectory
 from suite_omniear.scoring import settle
 
 

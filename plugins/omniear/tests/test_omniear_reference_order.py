@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from omegaconf import OmegaConf
-from suite.records import Action, StepRecord, Task, Trajectory
+from suite.contract.records import Action, StepRecord, Task, Trajectory
 from suite_omniear.data import EvalTask
 from suite_omniear.plugin import OmniEnv, settle
 

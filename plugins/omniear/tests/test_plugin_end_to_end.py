@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
+from suite.contract.records import Action, StepRecord
 from suite.models import register_script
-from suite.records import Action, StepRecord
-from suite.store import RunStore
+from suite.store.run_folder import RunStore
 from suite.testing import PluginConformance
 from suite_omniear.prompting import history_summary, parse_reply
 

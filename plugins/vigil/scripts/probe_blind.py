@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from omegaconf import OmegaConf
-from suite import config as configmod
+from suite.run.host import default_config
 from suite_vigil import baselines
 from suite_vigil.plugin import PACK_DIR, load_tasks
 from suite_vigil.vocabulary import FAMILY_CODES
@@ -239,7 +239,7 @@ _TASKS: dict[str, list] = {}
 
 def _load(data_dir: str) -> dict[str, list]:
     if not _TASKS:
-        cfg = OmegaConf.merge(configmod.defaults(["vigil"]).vigil, {"data_dir": data_dir})
+        cfg = OmegaConf.merge(default_config(["vigil"]).vigil, {"data_dir": data_dir})
         for t in load_tasks("vigil", cfg):
             _TASKS.setdefault(t.category, []).append(t)
     return _TASKS

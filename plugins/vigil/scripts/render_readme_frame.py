@@ -7,7 +7,7 @@ from pathlib import Path
 
 from omegaconf import OmegaConf
 from PIL import Image
-from suite import config as configmod
+from suite.run.host import default_config
 from suite_vigil.plugin import PACK_DIR, load_tasks, make_env
 
 OUT = Path(__file__).resolve().parents[3] / "docs" / "vigil"
@@ -16,7 +16,7 @@ SHOW = ("SV", "AI", "CR")
 
 def main() -> None:
     """Render the start frames of the first SV, AI and CR episodes."""
-    cfg = OmegaConf.merge(configmod.defaults(["vigil"]).vigil, {"data_dir": str(PACK_DIR)})
+    cfg = OmegaConf.merge(default_config(["vigil"]).vigil, {"data_dir": str(PACK_DIR)})
     tasks = load_tasks("vigil", cfg)
     OUT.mkdir(parents=True, exist_ok=True)
     for n, family in enumerate(SHOW):

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from suite.records import INFRA_OUTCOMES
-from suite.registry import Cell, DetailTable
+from suite.contract.records import INFRA_OUTCOMES
+from suite.contract.registry import Cell, DetailTable
+
 from suite_vigil.scoring import POST_KEYS
 from suite_vigil.vocabulary import FAMILY_CODES, SKILLS
 

@@ -19,9 +19,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from suite.baselines import STOP_AT_ONCE
-from suite.records import Task, Trajectory
-from suite.registry import OVERALL, ShortcutBaseline
+from suite.audit.baselines import STOP_AT_ONCE
+from suite.contract.records import Task, Trajectory
+from suite.contract.registry import OVERALL, ShortcutBaseline
+
 from suite_vigil.vocabulary import FAMILIES, FAMILY_CODES
 
 CENTRE = (320, 240)

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image as PILImage
-from suite.records import Image, Observation, StepResult, Task
+from suite.contract.records import Image, Observation, StepResult, Task
 from suite_household.adapter import SimAdapter
+
 from suite_vigil import goals
 from suite_vigil.parsing import NORMALIZED_MAX, VigilAction
 from suite_vigil.vocabulary import GRID_STEP, INTENT_ACTIONS

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from suite.errors import DataError
-from suite.schemas import read_json, validate
+from suite.contract.errors import DataError
+from suite.contract.schemas import read_json, validate
 from suite_household.scene_io import load_scene
 from suite_household.world import Scene
+
 from suite_vigil.vocabulary import FAMILIES
 
 SCHEMA = Path(__file__).parent / "schemas" / "episode.schema.json"

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from suite_household.world import World
+
 from suite_vigil.vocabulary import FAIL_STATUSES
 
 NEAR = 1.5

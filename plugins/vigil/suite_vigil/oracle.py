@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from suite.agents import Agent, AgentTurn
-from suite.records import Action, Observation, StepRecord, Task
+from suite.contract.records import Action, Observation, StepRecord, Task
+from suite.run.agents import Agent, AgentTurn
 from suite_household.controller import Controller
 from suite_household.render import Renderer
 from suite_household.visibility import visible_objects
 from suite_household.world import Agent as Pose
+
 from suite_vigil import goals
 from suite_vigil.env import VigilEnv
 from suite_vigil.parsing import MAX_MOVE_STEPS, VigilAction

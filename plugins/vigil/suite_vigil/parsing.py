@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from suite.records import Action
+from suite.contract.records import Action
+
 from suite_vigil.vocabulary import INTENT_ALIASES, INTENTS, LOOK_DIRECTIONS, NAV_MODES, SKILLS, STATUSES
 
 # greedy and anchored at both ends: one pass and one step back (a lazy body after `\s*` was quadratic on an unclosed

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from suite.errors import ConfigError
-from suite.hookspecs import hookimpl
-from suite.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
-from suite.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
+from suite.contract.errors import ConfigError
+from suite.contract.hookspecs import hookimpl
+from suite.contract.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
+from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
 from suite_household.thor_backend import simulator_resources, thor_requirements
+
 from suite_vigil import analysis, baselines, prompting, scoring, valid_replies
 from suite_vigil.env import VigilEnv
 from suite_vigil.episodes import PACK_MANIFEST, check_episode_house, indexed_episodes, is_data_dir

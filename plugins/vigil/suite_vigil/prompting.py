@@ -19,8 +19,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from suite.records import Observation, StepRecord, Task
-from suite.templates import read_template
+from suite.contract.records import Observation, StepRecord, Task
+from suite.contract.templates import read_template
+
 from suite_vigil.parsing import MAX_MOVE_STEPS, MAX_PITCH, VigilAction
 from suite_vigil.vocabulary import INTENTS, LOOK_DIRECTIONS, NAV_MODES, STATUSES
 

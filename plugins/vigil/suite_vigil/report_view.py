@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.registry import ReportView
+from suite.contract.registry import ReportView
 
 SHOWN = ("report_step", "closure_lag", "status", "raw_status", "summary", "match", "W", "B",
          "outcome_category", "end")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH, one_of, optional_list
+from suite.contract.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH, one_of, optional_list
+
 from suite_vigil.prompting import PROMPTS
 from suite_vigil.sim import BACKENDS
 from suite_vigil.vocabulary import FAMILY_CODES

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.errors import ConfigError
+from suite.contract.errors import ConfigError
 from suite_household.adapter import SimAdapter
 from suite_household.procthor import procthor_house
 from suite_household.thor_backend import make_controller
+
 from suite_vigil.episodes import house
 
 #: Section 2: 640x480 frames, 90 degree field of view, 6.0 m visibility, instance segmentation (evaluator only).

@@ -6,7 +6,8 @@ import json
 import random
 from typing import Any
 
-from suite.records import Observation, Task
+from suite.contract.records import Observation, Task
+
 from suite_vigil.parsing import MAX_MOVE_STEPS, NORMALIZED_MAX
 from suite_vigil.vocabulary import INTENTS, LOOK_DIRECTIONS, NAV_MODES, SKILLS, STATUSES
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from omegaconf import OmegaConf
-from suite import config as configmod
-from suite.records import Settlement, Task, Trajectory
+from suite.contract.records import Settlement, Task, Trajectory
+from suite.run.host import default_config
 from suite_vigil import scoring
 from suite_vigil.env import VigilEnv
 from suite_vigil.parsing import VigilAction, parse_reply
@@ -15,7 +15,7 @@ from suite_vigil.plugin import PACK_DIR, load_tasks, make_env
 
 def config(**overrides: Any) -> Any:
     """The vigil config section with overrides (data_dir: the shipped pack)."""
-    cfg = configmod.defaults(["vigil"]).vigil
+    cfg = default_config(["vigil"]).vigil
     return OmegaConf.merge(cfg, {"data_dir": str(PACK_DIR), **overrides})
 
 

@@ -9,8 +9,8 @@ import math
 from typing import Any
 
 import pytest
-from suite.baselines import baselines_of
-from suite.plugins import build_host
+from suite.audit.baselines import baselines_of
+from suite.run.host import build_host
 from suite_household.controller import Controller
 from suite_household.world import Agent
 from suite_vigil import baselines
@@ -19,7 +19,7 @@ from suite_vigil.packgen import generate
 from suite_vigil.packgen.candidates import Site
 from suite_vigil.plugin import PACK_DIR
 from suite_vigil.sim import CAMERA, INTERACTION_DISTANCE
-from suite_vigil.tests.conftest import tasks
+from .conftest import tasks
 from suite_vigil.vocabulary import FAMILY_CODES
 
 STRONGEST = {"vigil-blind-walk-spin": "VS", "vigil-blind-veer-walk": "DA", "vigil-blind-low-click": "PG",

@@ -10,15 +10,15 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from suite.baselines import baselines_of, check_baseline
+from suite.audit.baselines import baselines_of, check_baseline
+from suite.contract.registry import OVERALL
 from suite.models.scripted import find_script
-from suite.plugins import build_host
-from suite.registry import OVERALL
+from suite.run.host import build_host
 from suite_household.world import Agent
 from suite_vigil import baselines
 from suite_vigil.packgen.candidates import FRONT_CUE, Site, faces, sv_value
 from suite_vigil.prompting import build_messages
-from suite_vigil.tests.conftest import act, env_of, report, run, tasks
+from .conftest import act, env_of, report, run, tasks
 from suite_vigil.vocabulary import FAMILY_CODES
 
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from suite import config as configmod
-from suite.baselines import baseline_episode, baselines_of
-from suite.plugins import build_host
+from suite.audit.baselines import baseline_episode, baselines_of
+from suite.run.host import build_host, default_config
 from suite_vigil.plugin import make_env
-from suite_vigil.tests.conftest import config, first
+from .conftest import config, first
 from suite_vigil.vocabulary import FAMILY_CODES
 
 
@@ -35,7 +34,7 @@ def _episode(result: object) -> tuple:
 def test_every_blind_baseline_plays_the_same_episode_without_frames(family: str) -> None:
     host = build_host()
     spec = host.benchmark("vigil")
-    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    cfg = default_config(sorted(host.registry.benchmarks))
     cfg.vigil.data_dir = config().data_dir
     task = first(family)
     blind = [b for b in baselines_of(spec) if b.blind

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from suite.cli import main
+from suite.cli.main import main
 from suite.models import register_script
-from suite.store import RunStore
-from suite_vigil.tests.conftest import tasks
+from suite.store.run_folder import RunStore
+from .conftest import tasks
 
 SMALL = ["model.cache=false", "--no-report"]
 

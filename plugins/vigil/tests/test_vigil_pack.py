@@ -9,12 +9,12 @@ import json
 from collections import Counter
 
 import pytest
-from suite.plugins import build_host
+from suite.run.host import build_host, default_config
 from suite.testing.conformance import oracle_episode
 from suite_vigil.episodes import load_episodes
 from suite_vigil.packgen.generate import invalid_limits
 from suite_vigil.plugin import PACK_DIR
-from suite_vigil.tests.conftest import config, tasks
+from .conftest import config, tasks
 from suite_vigil.vocabulary import FAMILIES, FAMILY_CODES, SM_TEMPLATES
 
 MANIFEST = json.loads((PACK_DIR / "PACK.json").read_text())
@@ -86,9 +86,8 @@ def _stratified() -> list[str]:
 def test_the_oracle_solves_a_stratified_sample(task_id: str) -> None:
     host = build_host()
     cfg_task = next(t for t in tasks() if t.id == task_id)
-    from suite import config as configmod
 
-    cfg = configmod.defaults(["vigil"])
+    cfg = default_config(["vigil"])
     cfg.vigil = config()
     result = oracle_episode(host, cfg_task, cfg)
     assert result.settlement.outcome == "success", result.settlement.failure_reason

@@ -7,7 +7,7 @@ import io
 
 import numpy as np
 from PIL import Image
-from suite_vigil.tests.conftest import act, env_of, first, tasks
+from .conftest import act, env_of, first, tasks
 
 
 def pixel_of(env, oid: str) -> tuple[int, int]:

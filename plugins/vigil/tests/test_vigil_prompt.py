@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from suite.records import Action, Image, Observation, StepRecord, Task
+from suite.contract.records import Action, Image, Observation, StepRecord, Task
 from suite_vigil.parsing import VigilAction
 from suite_vigil.prompting import block, build_messages, prompt_sha256, system_prompt
 

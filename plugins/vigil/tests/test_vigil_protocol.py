@@ -7,13 +7,14 @@ from collections import Counter
 
 import pytest
 from omegaconf import OmegaConf
-from suite import config
+from suite.contract import config
 from suite.models import benchmark_model_defaults, client_from_config, register_script
+from suite.run.host import default_config
 from suite_vigil.scoring import closure_lag
 
 
 def _defaults(*overrides: str) -> dict:
-    cfg = config.apply_overrides(config.defaults(["vigil"]), list(overrides))
+    cfg = config.apply_overrides(default_config(["vigil"]), list(overrides))
     return benchmark_model_defaults(cfg.vigil, "vigil")
 
 
@@ -39,8 +40,8 @@ def test_closure_lag_is_the_papers_reading(first_goal: int | None, report_step: 
 
 
 def test_limit_draws_the_same_number_from_every_family(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
-    from suite.cli import main
-    from suite.store import RunStore
+    from suite.cli.main import main
+    from suite.store.run_folder import RunStore
 
     register_script("vigil-reporter", lambda messages: '{"skill_name": "report", "arguments": '
                                                       '{"status": "fail", "summary": "x"}}')

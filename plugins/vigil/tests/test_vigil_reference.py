@@ -12,7 +12,7 @@ from suite.testing.reference import markdown_table
 
 SPEC = Path(__file__).resolve().parents[3] / ".." / "shared" / "specs" / "vigil.md"
 PAPER = Path(__file__).resolve().parents[3] / ".." / "shared" / "seeds" / "000_218613d15521be76.txt"
-REFERENCE = Path(__file__).resolve().parents[1] / "reference.json"
+REFERENCE = Path(__file__).resolve().parents[1] / "suite_vigil" / "reference.json"
 COLUMNS = {"B": "B", "W": "W", "Δ": "Δ", "Δ=W−B": "Δ", "FR": "FR", "NR": "NR", "IL": "IL", "Steps": "steps"}
 
 
@@ -57,7 +57,7 @@ def test_the_issue_example_matches() -> None:
 def test_a_run_of_the_papers_model_shows_its_difference(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from suite.cli import main
+    from suite.cli.main import main
     from suite.models import register_script
 
     register_script("gemini-3.1-pro-preview", lambda messages: "report(status=success)")

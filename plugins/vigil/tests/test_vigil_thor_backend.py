@@ -5,9 +5,10 @@ compares whole episodes with the household backend); skipped without the thor ex
 from __future__ import annotations
 
 import pytest
+from suite.run.host import default_config
 from suite_household.testing import record_thor_steps, use_household_player
 from suite_vigil.plugin import PACK_DIR, make_env
-from suite_vigil.tests.conftest import first
+from .conftest import first
 
 
 def test_the_generated_packs_houses_go_to_ai2thor_as_houses(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -29,12 +30,11 @@ def test_the_generated_packs_houses_go_to_ai2thor_as_houses(monkeypatch: pytest.
 
 def test_ray_gives_each_ai2thor_simulator_a_gpu() -> None:
     from omegaconf import OmegaConf
-    from suite import config as configmod
     from suite.executors.ray_cluster import resources_of
-    from suite.plugins import build_host
+    from suite.run.host import build_host
 
     host = build_host()
-    cfg = configmod.defaults(sorted(host.registry.benchmarks))
+    cfg = default_config(sorted(host.registry.benchmarks))
     assert resources_of(host, cfg, "vigil") == {"num_cpus": 1.0, "episodes": 8.0}
     OmegaConf.update(cfg, "vigil.env.backend", "ai2thor")
     assert resources_of(host, cfg, "vigil") == {"num_cpus": 1.0, "num_gpus": 1.0}

@@ -6,13 +6,15 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from suite.plugins import PluginHost
-from suite.registry import ReportView
-from suite.store import RunStore, distinct_runs
-from suite.traces import read_trace_messages
+from suite.contract.registry import ReportView
+from suite.store.run_folder import RunStore, distinct_runs
+from suite.store.traces import read_trace_messages
+
+if TYPE_CHECKING:
+    from suite.run.host import PluginHost
 
 log = logging.getLogger("suite.report")
 

@@ -14,10 +14,12 @@ import json
 import shutil
 import webbrowser
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from suite.plugins import PluginHost
 from suite.report.html.episodes import INDEX_COLUMNS, iter_episodes
+
+if TYPE_CHECKING:
+    from suite.run.host import PluginHost
 
 ASSETS = Path(__file__).parent / "assets"
 SHIPPED = ["boot.js", "report.js", "report.css", "plotly-basic.min.js", "plotly-LICENSE.txt"]

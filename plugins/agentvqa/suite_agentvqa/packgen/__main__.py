@@ -7,6 +7,8 @@ import argparse
 import time
 from pathlib import Path
 
+from suite.run.host import default_config
+
 from suite_agentvqa.data import read_questions
 from suite_agentvqa.packgen.build import build_pack
 
@@ -38,12 +40,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def audit_pack(pack: Path) -> dict:
     """Run `suite audit` on the pack and store its figures in the manifest."""
-    from suite import config as configmod
-    from suite.audit import pack_audit
-    from suite.plugins import build_host
+    from suite.audit.auditor import pack_audit
+    from suite.run.host import build_host
 
     host = build_host()
-    return pack_audit(host, configmod.defaults(sorted(host.registry.benchmarks)), "agentvqa", pack)
+    return pack_audit(host, default_config(sorted(host.registry.benchmarks)), "agentvqa", pack)
 
 
 if __name__ == "__main__":

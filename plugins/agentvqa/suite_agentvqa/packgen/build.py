@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 from PIL import Image
+
 from suite_agentvqa.data import LETTERS, RECORDS, Question
 from suite_agentvqa.packgen import GENERATOR_VERSION
 from suite_agentvqa.packgen.draft import Draft, Maker

@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass
 
 import numpy as np
+
 from suite_agentvqa.packgen.stage import Shot, Stage, interactable
 
 REACH = 1.4

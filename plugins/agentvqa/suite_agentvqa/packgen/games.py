@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+
 from suite_agentvqa.packgen.draft import Draft, Maker, pick_wrong
 from suite_agentvqa.packgen.events import approach_and_act
 from suite_agentvqa.packgen.stage import Shot, Stage, readable

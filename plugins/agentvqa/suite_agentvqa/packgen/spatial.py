@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 
+from suite_household.generator import ROOM_TYPES, default_inventory
+
 from suite_agentvqa.packgen.draft import Draft, Maker
 from suite_agentvqa.packgen.stage import IGNORED, Shot, Stage, bbox, readable
-from suite_household.generator import ROOM_TYPES, default_inventory
 
 SIZE_RATIO = 1.5
 GAP = 3

@@ -1,6 +1,6 @@
 """Write the generated AsgardBench pack: plans in the benchmark's format, our own scenes, oracle-validated.
 
-    python -m suite_asgard.pack.generate [--seed 0] [--out plugins/asgard/pack/data]
+    python -m suite_asgard.pack.generate [--seed 0] [--out plugins/asgard/suite_asgard/pack/data]
 
 As the paper's generator did (A.3): for every task type and every variation of it, pick a compatible scene
 and a seed, set the variation up, run the oracle, and keep the plan only when the oracle solves it; the
@@ -20,14 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from suite.loop import TraceSink, run_episode
-from suite.records import Task
+from suite.contract.records import Task
+from suite.run.loop import TraceSink, run_episode
+from suite_household.generator import default_inventory
+
 from suite_asgard.conditions import Condition
 from suite_asgard.inventory import scene_inventory
 from suite_asgard.oracle import OracleAgent
 from suite_asgard.plans import PACK_MANIFEST, plan_from_dict
 from suite_asgard.vocabulary import DISHES, SILVERWARE, SLICED_FORM, step_limits, task_type
-from suite_household.generator import default_inventory
 
 OUT = Path(__file__).parent / "data"
 KITCHENS = [f"FloorPlan{n}" for n in range(1, 31) if n not in (8, 9, 17)]

@@ -14,10 +14,11 @@ from typing import Any, ClassVar
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from omegaconf import DictConfig, OmegaConf
-from suite.agents import Agent, AgentContext, AgentTurn
-from suite.errors import ConfigError
-from suite.records import Action, Observation, StepRecord, Task
-from suite.settings import describe
+from suite.contract.errors import ConfigError
+from suite.contract.records import Action, Observation, StepRecord, Task
+from suite.contract.settings import describe
+from suite.run.agents import Agent, AgentContext, AgentTurn
+
 from suite_longact.holomind.caps import CapReached, Caps
 from suite_longact.holomind.mapping import FreeSpaceMap
 from suite_longact.holomind.memory import EpisodicMemory, SpatialMemory

@@ -11,8 +11,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from suite.errors import ConfigError
-from suite.records import Image, Usage
+from suite.contract.errors import ConfigError
+from suite.contract.records import Image, Usage
+
 from suite_longact.holomind.caps import CapReached, Caps
 from suite_longact.parsing import json_objects
 

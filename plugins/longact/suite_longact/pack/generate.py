@@ -1,6 +1,6 @@
 """Write the generated LongAct pack: 300 long-horizon episodes over the four scenarios, oracle-validated.
 
-    python -m suite_longact.pack.generate [--seed 14] [--episodes 300] [--out plugins/longact/pack/data]
+    python -m suite_longact.pack.generate [--seed 14] [--episodes 300] [--out plugins/longact/suite_longact/pack/data]
         [--workers 2] [--audit-every 10]
 
 Following the paper's pipeline (a house and a scenario; the objects and their desired states; a multi-goal
@@ -28,12 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from suite.loop import TraceSink, run_episode
-from suite.records import Task
+from suite.contract.records import Task
+from suite.run.loop import TraceSink, run_episode
 from suite_household.catalog import TYPES, can_hold
 from suite_household.placement import find_spot
 from suite_household.rules import FLAT_SURFACES
 from suite_household.world import Obj, World
+
 from suite_longact.baselines import BASELINE_STEPS, CEILINGS, flip_everything
 from suite_longact.checklist import Checklist, Item, holds
 from suite_longact.houses import apply_setup, fingerprint, house_scene

@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from suite.schemas import validate
+from suite.contract.schemas import validate
+
 from suite_omniear.data import (
     CATEGORIES,
     SCENE_SCHEMA,

@@ -25,6 +25,7 @@ from suite_household.controller import Controller
 from suite_household.render import Renderer
 from suite_household.visibility import visible_objects
 from suite_household.world import Agent
+
 from suite_vigil import goals
 from suite_vigil.oracle import lattice_of
 from suite_vigil.vocabulary import FAMILIES, SM_TEMPLATES

@@ -26,12 +26,13 @@ from statistics import mean
 from typing import Any
 
 from omegaconf import OmegaConf
-from suite.loop import TraceSink, inline, run_episode
-from suite.records import Task
+from suite.contract.records import Task
+from suite.run.loop import TraceSink, inline, run_episode
 from suite_household.controller import Controller
 from suite_household.generator import generate_house
 from suite_household.scene_io import load_scene, save_scene
 from suite_household.world import Scene
+
 from suite_vigil import baselines
 from suite_vigil.episodes import EPISODES, PACK_MANIFEST, house, remember_house
 from suite_vigil.oracle import OracleAgent
@@ -51,7 +52,7 @@ CONFIG = Path(__file__).resolve().parents[1] / "config.yaml"
 
 
 def invalid_limits() -> dict[str, int]:
-    """The per-family invalid-action limits of plugins/vigil/config.yaml (frozen into every episode)."""
+    """The per-family invalid-action limits of plugins/vigil/suite_vigil/config.yaml (frozen into every episode)."""
     return dict(OmegaConf.to_container(OmegaConf.load(CONFIG).vigil.invalid_limits))
 
 

@@ -1,0 +1,58 @@
+"""`suite run`: run benchmarks (or resume a run), then print the table and say how the run ended."""
+
+from __future__ import annotations
+
+import argparse
+
+from suite.cli.output import EXIT_INFRA_FAILURES, EXIT_INTERRUPTED, EXIT_MODEL_FAILED, EXIT_STOPPED
+from suite.contract.errors import ConfigError
+from suite.launch.compose import RUN_FLAGS, apply_data_dir, compose_config, split_names
+from suite.launch.consoles import console, err_console
+from suite.launch.session import execute_session, resume_session, start_session
+from suite.report import render, summarize
+from suite.run import runner
+from suite.run.host import build_host
+from suite.store.infra import summarize_infra
+from suite.store.runsdir import find_run
+
+
+def _finish(session: runner.RunSession, status: str, show_report: bool) -> int:
+    root = session.store.root
+    unfinished = len(session.store.unfinished())
+    infra = summarize_infra(session.store.records())
+    session.store.close()
+    if status == "interrupted":
+        err_console.print(f"interrupted: finished episodes are stored; resume with `suite run --resume {root}`")
+        return EXIT_INTERRUPTED
+    if session.stop_cause:
+        err_console.print(f"stopped: {session.stop_cause}; {unfinished} episode(s) not run stay pending: fix the "
+                          f"cause, then `suite run --resume {root} --retry-infra`", highlight=False, markup=False,
+                          soft_wrap=True)
+        return EXIT_MODEL_FAILED
+    if show_report:
+        cfg = session.cfg.report
+        render(summarize(session.host, [root], cfg.bootstrap, cfg.confidence, cfg.seed, bool(cfg.get("reference"))),
+               "table", console)
+    if status != "stopped":
+        err_console.print(f"run folder: {root}", highlight=False)
+    if infra is not None:
+        err_console.print(infra.line(root), highlight=False, markup=False, soft_wrap=True)
+    if status == "stopped":
+        err_console.print(f"stopped: the cost budget was reached; resume with `suite run --resume {root} --max-cost N`")
+        return EXIT_STOPPED
+    return 0 if infra is None else EXIT_INFRA_FAILURES
+
+
+def command(args: argparse.Namespace) -> int:
+    """`suite run`: run benchmarks (or resume a run) and print the table."""
+    host = build_host()
+    if args.retry_infra and not args.resume:
+        raise ConfigError("--retry-infra re-runs episodes of an existing run: use it with --resume RUN")
+    if args.resume:
+        session, tasks = resume_session(host, find_run(args.resume), args)
+    else:
+        cfg = compose_config(host, args, RUN_FLAGS)
+        apply_data_dir(cfg, runner.resolve_benchmarks(host, split_names(cfg.run.plugins)), args.data_dir)
+        session, tasks = start_session(host, cfg, cfg.run.out)
+    status = execute_session(session, tasks)
+    return _finish(session, status, not args.no_report)

@@ -1,0 +1,99 @@
+"""A run's config from what the user gave: defaults, `--config` files, `key=value` overrides and flags, each checked
+against its schema before anything runs."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from omegaconf import DictConfig, OmegaConf
+
+from suite.contract import config as configmod
+from suite.contract import settings
+from suite.contract.errors import ConfigError
+from suite.contract.extras import Requirement, check_requirements
+from suite.run import runner
+from suite.run.host import PluginHost, default_config
+
+#: The task-selection flags `run`, `validate` and `tasks` share, and the settings they set.
+SELECTION_FLAGS = {"limit": "run.limit", "tasks": "run.tasks", "seed": "run.seed"}
+#: The flags of `suite run` and the settings they set.
+RUN_FLAGS = {
+    "plugins": "run.plugins", "model": "run.model", "agent": "run.agent", "label": "run.label", "limit": "run.limit",
+    "tasks": "run.tasks", "repeats": "run.repeats", "seed": "run.seed", "out": "run.out",
+    "concurrency": "run.concurrency",
+    "max_cost": "run.max_cost", "executor": "run.executor", "ray_address": "ray.address", "cache": "model.cache",
+}
+
+
+def split_names(value: Any) -> list[str]:
+    """A comma-separated string or a list as a list of names (None: none)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return [str(v) for v in value]
+
+
+def compose_config(host: PluginHost, args: argparse.Namespace, flags: dict[str, str]) -> DictConfig:
+    """Defaults, then `key=value` overrides, then flags; unknown keys fail with a suggestion."""
+    cfg = default_config(sorted(host.registry.benchmarks), host)
+    apply_config_files(cfg, args)
+    configmod.apply_overrides(cfg, list(getattr(args, "overrides", []) or []))
+    apply_flags(cfg, args, flags)
+    return cfg
+
+
+def apply_config_files(cfg: DictConfig, args: argparse.Namespace) -> None:
+    """`--config FILE` (in the order given) over the defaults."""
+    for name in getattr(args, "config_files", None) or []:
+        path = Path(name)
+        if not path.is_file():
+            raise ConfigError(f"--config {name}: no such file")
+        configmod.apply_file(cfg, path)
+
+
+def apply_flags(cfg: DictConfig, args: argparse.Namespace, flags: dict[str, str]) -> None:
+    """Command-line flags over the config (they win over `key=value` overrides)."""
+    for attr, key in flags.items():
+        value = getattr(args, attr, None)
+        if value is not None:
+            configmod.set_value(cfg, key, split_names(value) if attr == "plugins" else value)
+
+
+def apply_data_dir(cfg: DictConfig, benchmarks: list[str], data_dir: str | None) -> None:
+    """`--data-dir DIR` as the data directory of the one selected benchmark."""
+    if not data_dir:
+        return
+    if len(benchmarks) != 1:
+        raise ConfigError("--data-dir needs exactly one benchmark; use <benchmark>.data_dir=DIR for several")
+    OmegaConf.update(cfg, f"{benchmarks[0]}.data_dir", data_dir, force_add=True)
+
+
+def check_extras(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> None:
+    """Refuse, in one line naming the extra, a setting whose optional package is not installed."""
+    needed = [Requirement("--executor ray", "ray", "ray")] if str(cfg.run.executor) == "ray" else []
+    for bench in benchmarks:
+        requires = host.benchmark(bench).requires
+        needed += list(requires(cfg.get(bench) or OmegaConf.create({}))) if requires is not None else []
+    check_requirements(needed)
+
+
+def check_run_settings(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> None:
+    """Check the core's settings and each benchmark's section against their schemas (one line on the first error)."""
+    flags = {key: "--" + attr.replace("_", "-") for attr, key in RUN_FLAGS.items()}
+    settings.check_settings(cfg, {b: host.benchmark(b).config_schema for b in benchmarks}, flags)
+
+
+def planning_config(host: PluginHost, args: argparse.Namespace, plugins: list[str]) -> tuple[DictConfig, list[str]]:
+    """The config and benchmarks of a command that plans tasks without running a model (`tasks`, `validate`,
+    `audit`), every setting checked."""
+    cfg = default_config(sorted(host.registry.benchmarks), host)
+    apply_config_files(cfg, args)
+    configmod.apply_overrides(cfg, list(args.overrides or []))
+    apply_flags(cfg, args, SELECTION_FLAGS)
+    benchmarks = runner.resolve_benchmarks(host, plugins)
+    apply_data_dir(cfg, benchmarks, args.data_dir)
+    check_run_settings(host, cfg, benchmarks)
+    return cfg, benchmarks
