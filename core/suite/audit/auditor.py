@@ -22,6 +22,7 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 
 from suite.audit.baselines import audit_key, baseline_config, baselines_of, check_baseline, metric_of
+from suite.contract.config import copy_config
 from suite.contract.errors import ConfigError, PluginError
 from suite.contract.records import INFRA_OUTCOMES
 from suite.contract.registry import OVERALL, BenchmarkSpec, ShortcutBaseline
@@ -109,8 +110,9 @@ def _rows(spec: BenchmarkSpec, baseline: ShortcutBaseline, metric: str, run: Aud
     for rec in run.records:
         by_key[run.keys.get(rec["episode_id"], OVERALL)].append(rec)
     oracle_by_key: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for rec in oracle.records if oracle else []:
-        oracle_by_key[oracle.keys.get(rec["episode_id"], OVERALL)].append(rec)
+    if oracle is not None:
+        for rec in oracle.records:
+            oracle_by_key[oracle.keys.get(rec["episode_id"], OVERALL)].append(rec)
     keys = [OVERALL] + sorted(k for k in by_key if k != OVERALL)
     rows = []
     for key in keys:
@@ -209,7 +211,7 @@ def plan_benchmark(host: PluginHost, cfg: DictConfig, bench: str, scratch: Path,
     problems = [p for b in baselines for p in check_baseline(spec, b)]
     if problems:
         raise ConfigError(f"{bench}: {problems[0]}")
-    base = OmegaConf.create(OmegaConf.to_container(cfg))
+    base = copy_config(cfg)
     OmegaConf.update(base, "run.plugins", [bench])
     available = len(host.call("load_tasks", bench, config=base.get(bench) or OmegaConf.create({})))
     limit = base.run.limit
@@ -233,9 +235,9 @@ def plan_benchmark(host: PluginHost, cfg: DictConfig, bench: str, scratch: Path,
 
 
 def _container(cfg: DictConfig) -> dict[str, Any]:
-    out = OmegaConf.to_container(cfg)
-    assert isinstance(out, dict)
-    return out
+    """The config as plain data a job carries to its worker process (interpolations kept)."""
+    values = OmegaConf.to_container(cfg)
+    return {str(key): value for key, value in values.items()} if isinstance(values, dict) else {}
 
 
 def execute_jobs(host: PluginHost, jobs: list[Job], workers: int = 1) -> list[AuditRun]:
@@ -315,7 +317,7 @@ def pack_audit(host: PluginHost, cfg: DictConfig, bench: str, data_dir: Path,
     """Audit the pack at `data_dir` (every task, in a temporary folder) and write the figures into its manifest."""
     source = host.registry.data_sources.get(bench)
     manifest = data_dir / (source.pack_manifest if source else "PACK.json")
-    run_cfg = OmegaConf.create(OmegaConf.to_container(cfg))
+    run_cfg = copy_config(cfg)
     OmegaConf.update(run_cfg, f"{bench}.data_dir", str(data_dir), force_add=True)
     OmegaConf.update(run_cfg, "run.limit", None)
     with tempfile.TemporaryDirectory(prefix="suite-audit-") as scratch:

@@ -117,7 +117,7 @@ def baseline_settings(spec: BenchmarkSpec | None, baseline: ShortcutBaseline) ->
 def baseline_config(cfg: DictConfig, baseline: ShortcutBaseline, spec: BenchmarkSpec | None = None) -> DictConfig:
     """A copy of the run config with the baseline's agent, model and setting overrides (`baseline_settings`; the
     benchmark's `blind_config` applies when `spec` is given), and no response cache."""
-    out = OmegaConf.create(OmegaConf.to_container(cfg))
+    out = configmod.copy_config(cfg)
     OmegaConf.update(out, "run.agent", baseline.agent)
     OmegaConf.update(out, "run.model", baseline.model)
     OmegaConf.update(out, "model.cache", False)  # baselines are free and re-run every audit: keep them out of it

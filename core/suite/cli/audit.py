@@ -63,8 +63,8 @@ def command(args: argparse.Namespace) -> int:
     elif args.format == "markdown":
         console.print(markdown(results), highlight=False, markup=False, soft_wrap=True)
     else:
-        for bench in results:
-            console.print(sample_line(bench), highlight=False)
+        for figures in results:
+            console.print(sample_line(figures), highlight=False)
         print_table("Shortcut audit (headline score, percent points, with its 95 % interval)", TABLE_HEADER,
                     table_rows(results))
         failed = [f"{r['benchmark']}/{b['name']}" for r in results for b in r["baselines"] if not b["passed"]]

@@ -16,7 +16,8 @@ OVERRIDE = re.compile(r"^[^-=][^=]*=")
 class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line (and exit 2), like every other error of the suite."""
 
-    def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:
+    # the one form the suite calls (argparse's overloads only add a typed namespace argument)
+    def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:  # type: ignore[override]
         """Parse the command line; `key=value` overrides may stand anywhere after the subcommand, between or after
         its flags (argparse alone takes them only in one run of positionals)."""
         parsed, extras = self.parse_known_args(args, namespace)

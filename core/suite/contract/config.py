@@ -22,9 +22,32 @@ SECRET_KEY = re.compile(r"(api[_-]?key|token$|secret|password|authorization)", r
 REDACTED = "<redacted>"
 
 
+def mapping_config(node: object, where: str) -> DictConfig:
+    """`node` as a DictConfig: a ConfigError naming `where` when it holds something other than a mapping."""
+    if not isinstance(node, DictConfig):
+        raise ConfigError(f"{where}: expected a mapping of settings, not {type(node).__name__}")
+    return node
+
+
+def copy_config(cfg: DictConfig) -> DictConfig:
+    """An independent copy of a config (changing it leaves `cfg` as it was)."""
+    return mapping_config(OmegaConf.create(OmegaConf.to_container(cfg)), "config copy")
+
+
+def plain(node: object) -> dict[str, Any]:
+    """A config section as a plain dict (interpolations resolved; an absent section is an empty dict)."""
+    if node is None:
+        return {}
+    if not isinstance(node, DictConfig):
+        raise ConfigError(f"expected a mapping of settings, not {type(node).__name__}")
+    values = OmegaConf.to_container(node, resolve=True)
+    return {str(key): value for key, value in values.items()} if isinstance(values, dict) else {}
+
+
 def _core_defaults() -> DictConfig:
     """The core's own sections (`run`, `model`, `ray`, `report`) from `suite.configs/default.yaml`."""
-    return OmegaConf.create((resources.files("suite.configs") / "default.yaml").read_text(encoding="utf-8"))
+    text = (resources.files("suite.configs") / "default.yaml").read_text(encoding="utf-8")
+    return mapping_config(OmegaConf.create(text), "suite.configs/default.yaml")
 
 
 def section_defaults(name: str, shipped: Path | Mapping[str, Any] | None) -> DictConfig:
@@ -43,7 +66,7 @@ def section_defaults(name: str, shipped: Path | Mapping[str, Any] | None) -> Dic
     if name not in keys or set(keys) - {name, "agent"}:
         raise PluginError(f"{name}: config defaults {shipped} must hold the top-level key {name!r} with the "
                           "benchmark's settings under it (and at most `agent`, the sections of its own agents)")
-    return loaded
+    return mapping_config(loaded, str(shipped))
 
 
 def defaults(benchmarks: list[str], registry: Registry | None = None) -> DictConfig:
@@ -52,7 +75,7 @@ def defaults(benchmarks: list[str], registry: Registry | None = None) -> DictCon
     cfg = _core_defaults()
     for name in benchmarks:
         spec = registry.benchmarks.get(name) if registry is not None else None
-        cfg = OmegaConf.merge(cfg, section_defaults(name, spec.config_defaults if spec else None))
+        cfg = mapping_config(OmegaConf.merge(cfg, section_defaults(name, spec.config_defaults if spec else None)), name)
     return cfg
 
 
@@ -60,7 +83,7 @@ def _flat_keys(node: Any, prefix: str = "") -> list[str]:
     keys = []
     if isinstance(node, DictConfig):
         for key in node.keys():
-            path = f"{prefix}{key}"
+            path = prefix + str(key)
             keys.append(path)
             keys += _flat_keys(node._get_node(key), path + ".")
     return keys
@@ -110,7 +133,7 @@ def apply_file(cfg: DictConfig, path: Path) -> DictConfig:
         raise ConfigError(f"--config {path}: cannot be read as YAML: {exc}".splitlines()[0]) from None
     if not isinstance(loaded, dict):
         raise ConfigError(f"--config {path}: expected a mapping of settings, e.g. `omniear: {{max_steps: 20}}`")
-    for key, value in _leaves(loaded):
+    for key, value in _leaves({str(k): v for k, v in loaded.items()}):
         _set_known(cfg, key, value, f"--config {path}: ")
     return cfg
 
@@ -178,4 +201,4 @@ def save(cfg: DictConfig, path: Path) -> None:
 
 def load_saved(path: Path) -> DictConfig:
     """Read a run's saved config."""
-    return OmegaConf.load(path)
+    return mapping_config(OmegaConf.load(path), str(path))

@@ -30,7 +30,12 @@ class DataError(SuiteError):
 
 
 class ModelError(SuiteError):
-    """A model call that failed after retries (recorded as `model_error`, never an agent failure)."""
+    """A model call that failed after retries (recorded as `model_error`, never an agent failure): its provider, HTTP
+    status and attempts where known."""
+
+    provider: str | None = None
+    status: int | None = None
+    attempts: int | None = None
 
 
 class MissingApiKey(SuiteError):

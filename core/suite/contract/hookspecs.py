@@ -46,6 +46,7 @@ def load_tasks(benchmark: str, config: DictConfig) -> list[Task]:
     `data_dir` already resolved). Returns every task, each validated against the plugin's JSON Schema;
     malformed files raise `suite.contract.errors.DataError` naming the file, the JSON pointer and the expectation.
     """
+    raise NotImplementedError  # a specification: pluggy calls the plugins' implementations, never this
 
 
 @hookspec(firstresult=True)
@@ -55,6 +56,7 @@ def make_env(benchmark: str, task: Task, config: DictConfig) -> Env:
     Called once per episode, in the process where the episode runs (driver or actor). Returns an object
     with `reset() -> Observation`, `step(action) -> StepResult` and `close()`.
     """
+    raise NotImplementedError  # a specification: pluggy calls the plugins' implementations, never this
 
 
 @hookspec(firstresult=True)
@@ -66,6 +68,7 @@ def build_prompt(
     Called every step of a model-driven agent, where the episode runs. Returns OpenAI-style chat
     messages; images as `image_url` parts holding data URLs.
     """
+    raise NotImplementedError  # a specification: pluggy calls the plugins' implementations, never this
 
 
 @hookspec(firstresult=True)
@@ -75,6 +78,7 @@ def parse_action(benchmark: str, task: Task, reply: str) -> Action:
     Called every step of a model-driven agent, where the episode runs. Returns an `Action`, or
     `Action.failure(reason)` when the reply cannot be parsed; it must never raise.
     """
+    raise NotImplementedError  # a specification: pluggy calls the plugins' implementations, never this
 
 
 @hookspec(firstresult=True)
@@ -86,6 +90,7 @@ def settle(benchmark: str, task: Task, trajectory: Trajectory, env: Env) -> Sett
     core merges it into the stored `EpisodeRecord`; an infra end (model_error, env_error, timeout)
     overrides any outcome but success.
     """
+    raise NotImplementedError  # a specification: pluggy calls the plugins' implementations, never this
 
 
 @hookspec

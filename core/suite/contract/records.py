@@ -105,9 +105,9 @@ class Usage:
         """The usage of the model replies (`suite.models.ModelReply`) made for one step."""
         if len(replies) == 1:  # the direct agent's every step: one reply, built at once
             r = replies[0]
-            spent, cached = r.spent_and_cached
-            return cls(*spent, r.cost_usd, r.cached, r.latency_s, r.finish_reason, r.truncated, *cached,
-                       r.truncated_chars, int(r.earlier_run))
+            (prompt, completion), (cached_prompt, cached_completion) = r.spent_and_cached
+            return cls(prompt, completion, r.cost_usd, r.cached, r.latency_s, r.finish_reason, r.truncated,
+                       cached_prompt, cached_completion, r.truncated_chars, int(r.earlier_run))
         usage = cls()
         for reply in replies:
             usage.add(reply)

@@ -109,10 +109,12 @@ def describe(error: ValidationError, prefix: str = "", flags: Mapping[str, str] 
     if isinstance(value, float) and not math.isfinite(value):
         return f"invalid setting {where}: {value} is not a finite number"
     if error.validator == "enum":
-        choices = [str(c) for c in error.validator_value]
+        allowed = error.validator_value
+        choices = [str(c) for c in allowed] if isinstance(allowed, list) else []
         return f"invalid setting {where}: {value!r} is not one of {', '.join(choices)}{_nearest(value, choices)}"
     if error.validator == "additionalProperties" and isinstance(value, dict):
-        known = list(error.schema.get("properties") or {})
+        schema = error.schema if isinstance(error.schema, Mapping) else {}
+        known = list(schema.get("properties") or {})
         extra = sorted(set(value) - set(known))
         first = f"{key}.{extra[0]}" if key else extra[0]
         return f"unknown setting {first}{_nearest(extra[0], known)}"

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import ray
-from omegaconf import OmegaConf
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
+from suite.contract.config import plain
 from suite.contract.records import Task
 from suite.executors.ray_attempt import ACTOR_FAULTS, TraceReplay, run_attempt
 from suite.executors.ray_cluster import Pool, Worker, capacity, connected, forwarded_env, live_nodes, plan
@@ -52,8 +52,7 @@ class RayExecutor:
             if clients(session.model):
                 services = start_services(cfg, Path(state) / "ledger.pkl", f"suite-model-services-{uuid.uuid4().hex}")
             scripts = travelling_scripts(session.model)
-            payload = WorkerPayload(OmegaConf.to_container(cfg, resolve=True), detach(session.model), services,
-                                    scripts)
+            payload = WorkerPayload(plain(cfg), detach(session.model), services, scripts)
             node_calls = NodeCallers(scripts) if wants_node_calls(cfg, session.model) else None
             if node_calls is not None:
                 node_calls.prestart()
@@ -89,7 +88,7 @@ class NodeCallers:
         """The model-call actor of node `node_id`, started (pinned there) on first use."""
         if node_id not in self.actors:
             here = NodeAffinitySchedulingStrategy(node_id, soft=False)
-            self.actors[node_id] = NodeModelCalls.options(
+            self.actors[node_id] = NodeModelCalls.options(  # type: ignore[attr-defined]  # a Ray ActorClass
                 scheduling_strategy=here, runtime_env={"env_vars": forwarded_env()}).remote(self.scripts)
         return self.actors[node_id]
 
@@ -204,7 +203,7 @@ class Fleet:
     async def spawn(self, pool: Pool) -> Worker | None:
         """A fresh worker actor for `pool`, once it has started; None when it did not start in time or its node
         went away (the caller tries again later). A plugin's error while starting is raised."""
-        actor = EpisodeWorker.options(**pool.options).remote(self.payload)
+        actor = EpisodeWorker.options(**pool.options).remote(self.payload)  # type: ignore[attr-defined]  # an ActorClass
         try:
             error, where = await asyncio.wait_for(actor.ready.remote(), self.start_timeout_s)
         except asyncio.CancelledError:
@@ -251,15 +250,15 @@ class Fleet:
             pool.starting += 1
             pool.claimed += 1
             try:
-                worker = await self.spawn(pool)
+                spawned = await self.spawn(pool)
             finally:
                 pool.starting -= 1
                 pool.claimed -= 1
                 pool.wake()
-            if worker is not None:
-                pool.workers.append(worker)
-                worker.load = 1
-            return worker
+            if spawned is not None:
+                pool.workers.append(spawned)
+                spawned.load = 1
+            return spawned
 
     @staticmethod
     async def await_start(pool: Pool) -> None:
@@ -358,7 +357,7 @@ class Fleet:
                 store.mark_running(task.key)
                 replay = TraceReplay(task, FileSink(store.open_trace(task.key)))
                 attempt = await run_attempt(worker.actor, task, replay, self.step_timeout_s)
-                if attempt.kind == "finished":
+                if attempt.kind == "finished" and attempt.result is not None:
                     session.complete(task, attempt.result, worker.where)
                     self.stopped = self.stopped or session.stop_cause is not None
                     if attempt.retire:  # a simulator call it gave up on still runs there

@@ -97,7 +97,7 @@ class Watchdog:
         while True:
             await asyncio.sleep(max(wait, MIN_POLL_S))
             try:
-                busy = await asyncio.wait_for(self.actor.busy_s.remote(), limit)
+                busy: float = await asyncio.wait_for(self.actor.busy_s.remote(), limit)
             except TimeoutError:
                 busy = math.inf  # the worker does not even answer: treat it as hung
             except ACTOR_FAULTS:

@@ -7,7 +7,7 @@ import logging
 import math
 import os
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,8 +55,10 @@ def resources_of(host: PluginHost, cfg: DictConfig, benchmark: str) -> dict[str,
     spec = host.benchmark(benchmark)
     declared = configured.get(benchmark) or (
         spec.resources_for(cfg.get(benchmark) or OmegaConf.create({})) if spec.resources_for else spec.resources)
-    plain = OmegaConf.to_container(declared, resolve=True) if isinstance(declared, DictConfig) else declared
-    return {str(k): float(v) for k, v in plain.items()}
+    values = OmegaConf.to_container(declared, resolve=True) if isinstance(declared, DictConfig) else declared
+    if not isinstance(values, Mapping):
+        raise ConfigError(f"ray.resources.{benchmark}: expected a mapping of resource names to amounts, not {values!r}")
+    return {str(k): float(v) for k, v in values.items()}
 
 
 def split_episodes(resources: dict[str, float]) -> tuple[dict[str, float], int]:
@@ -151,7 +153,7 @@ class Pool:
 
 def plan(host: PluginHost, cfg: DictConfig, tasks: list[Task]) -> list[Pool]:
     """Group the episodes by resource needs, with how many of their actors fit; fail if a group can never run."""
-    pools: dict[tuple[tuple[str, float], ...], Pool] = {}
+    pools: dict[tuple[tuple[tuple[str, float], ...], int], Pool] = {}
     needs: dict[str, dict[str, float]] = {}
     for task in tasks:
         if task.benchmark not in needs:

@@ -11,7 +11,7 @@ import pickle
 import threading
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import ray
 from omegaconf import DictConfig
@@ -170,8 +170,8 @@ class NodeCalls:
             await self._restarted()
             raise CallFailure.worker_lost(f"the node's model-call actor is gone: {type(exc).__name__}") from None
         if not ok:
-            raise payload  # type: ignore[misc]
-        return payload  # type: ignore[return-value]
+            raise payload
+        return payload
 
 
 def register_scripts(scripts: list[Script]) -> None:
@@ -297,7 +297,8 @@ def start_services(cfg: DictConfig, state_path: Path, name: str) -> Any:
     """The run's `ModelServices` actor (named `name`), with the configured limits and budget (as `shared_parts`
     reads them), pinned to the driver's node so that losing any other node leaves it alone."""
     here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
-    return ModelServices.options(name=name, scheduling_strategy=here).remote(
+    # @ray.remote makes the class an ActorClass (with .options and .remote); Ray's annotations do not say so
+    return ModelServices.options(name=name, scheduling_strategy=here).remote(  # type: ignore[attr-defined]
         Limit(rpm=cfg.model.get("rpm"), tpm=cfg.model.get("tpm")), cfg.run.get("max_cost"), str(state_path))
 
 
@@ -355,7 +356,9 @@ def attach(model: Any, services: Any, cfg: DictConfig, ledger: SharedLedger) -> 
             return {key: bind(value) for key, value in client.items()}
         if isinstance(client, ModelClient):
             client.limiter, client.ledger = limiter, ledger
-            shipped = client.cache
+            # `ship` left the cache's spec in the cache's place; the worker's client reaches the run's cache through
+            # the services actor (a SharedCache answers as a ResponseCache does)
+            shipped = cast(CacheSpec | None, client.cache)
             client.cache = None if shipped is None else SharedCache(services, shipped)  # type: ignore[assignment]
         return client
 

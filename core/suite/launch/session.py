@@ -51,7 +51,7 @@ def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str], cach
     from suite.models import benchmark_model_defaults, client_from_config, shared_parts
     from suite.models.preflight import check_model
 
-    check_model(str(cfg.run.model), OmegaConf.to_container(cfg.model.params))
+    check_model(str(cfg.run.model), configmod.plain(cfg.model.params))
 
     parts = shared_parts(cfg, cache_scope)
     clients = {}
@@ -101,7 +101,7 @@ def _check_vision(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> N
             needs[bench] = switch
     if not needs:
         return
-    vision = model_vision(str(cfg.run.model), cfg.model.get("vision", "auto"), OmegaConf.to_container(cfg.model.params))
+    vision = model_vision(str(cfg.run.model), cfg.model.get("vision", "auto"), configmod.plain(cfg.model.params))
     if vision.takes_images is None:
         err_console.print(f"warning: cannot tell whether {cfg.run.model} takes images: {vision.how}", highlight=False)
     check_images(str(cfg.run.model), vision, needs)

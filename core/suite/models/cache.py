@@ -200,7 +200,8 @@ class ResponseCache:
                 f"SELECT {_COLUMNS} FROM replies WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
-        return CachedReply(*row[:5], earlier_run=row[5] != self.run)
+        text, prompt_tokens, completion_tokens, finish_reason, truncated_chars, run = row
+        return CachedReply(text, prompt_tokens, completion_tokens, finish_reason, truncated_chars, run != self.run)
 
     def _row_key(self, key: str) -> str:
         """The row of this run's reply to a request: `<request>:<run>` (the request hash alone without a run)."""

@@ -28,7 +28,11 @@ import queue
 import sys
 import threading
 from collections.abc import Callable, Coroutine
-from typing import Any
+from concurrent.futures import Executor
+from typing import Any, TypeVar, TypeVarTuple
+
+_T = TypeVar("_T")
+_Ts = TypeVarTuple("_Ts")
 
 
 class LoopThreads:
@@ -111,10 +115,13 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
         future.set_result(result)
 
 
-_PlatformLoop = asyncio.ProactorEventLoop if sys.platform == "win32" else asyncio.SelectorEventLoop
+if sys.platform == "win32":
+    _PlatformLoop = asyncio.ProactorEventLoop
+else:
+    _PlatformLoop = asyncio.SelectorEventLoop
 
 
-class SuiteEventLoop(_PlatformLoop):  # type: ignore[valid-type,misc]  # the platform's default loop class
+class SuiteEventLoop(_PlatformLoop):  # the platform's default loop class
     """An event loop on which litellm's dispatch of an async call runs at once, without suspending the call, and whose
     default executor is its `LoopThreads`."""
 
@@ -122,7 +129,8 @@ class SuiteEventLoop(_PlatformLoop):  # type: ignore[valid-type,misc]  # the pla
         super().__init__(*args, **kwargs)
         self._threads = LoopThreads(self)
 
-    def run_in_executor(self, executor: Any, func: Any, *args: Any) -> asyncio.Future[Any]:
+    def run_in_executor(self, executor: Executor | None, func: Callable[[*_Ts], _T],
+                        *args: *_Ts) -> asyncio.Future[_T]:
         """As asyncio's, except that the default executor's calls go to the loop's `LoopThreads` (unless an executor
         was set with `set_default_executor`), and litellm's dispatch is made here, its future already done."""
         if executor is not None:
@@ -130,7 +138,8 @@ class SuiteEventLoop(_PlatformLoop):  # type: ignore[valid-type,misc]  # the pla
         if not args and _is_litellm_dispatch(func):
             done = self.create_future()
             try:
-                done.set_result(func())  # the provider's coroutine, awaited by litellm at once (never left unstarted)
+                # the provider's coroutine (no args), awaited by litellm at once (never left unstarted)
+                done.set_result(func(*args))
             except (SystemExit, KeyboardInterrupt):
                 raise
             except BaseException as exc:  # handed to the awaiting call, as from a thread
@@ -138,8 +147,10 @@ class SuiteEventLoop(_PlatformLoop):  # type: ignore[valid-type,misc]  # the pla
             return done
         if getattr(self, "_default_executor", None) is not None:  # set by the caller: theirs to use
             return super().run_in_executor(executor, func, *args)
-        self._check_closed()  # asyncio's own refusals: a closed loop, a default executor already shut down
-        self._check_default_executor()
+        # asyncio's own refusals (a closed loop, a default executor already shut down): private methods of
+        # BaseEventLoop in every supported Python, absent from typeshed
+        self._check_closed()  # type: ignore[attr-defined]
+        self._check_default_executor()  # type: ignore[attr-defined]
         return self._threads.submit(functools.partial(func, *args) if args else func)
 
     async def shutdown_default_executor(self, *args: Any) -> None:

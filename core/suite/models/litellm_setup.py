@@ -88,7 +88,7 @@ def _put_provider(litellm: ModuleType, name: str, handler: Any) -> None:
     litellm.custom_provider_map[:] = [*entries, {"provider": name, "custom_handler": handler}]
 
 
-def _quiet(litellm: ModuleType) -> None:
+def _quiet(litellm: Any) -> None:  # the litellm module (typed Any: ModuleType declares none of its settings)
     litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" or "Provider List" prints
     litellm.set_verbose = False
     # litellm's message redaction deep-copies every logged response and logging payload (~0.1-0.2 ms a call);

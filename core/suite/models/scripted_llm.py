@@ -57,8 +57,8 @@ class ScriptedLLM(CustomLLM):
         else:
             text = answer
             prompt_tokens, completion_tokens = estimate_prompt_tokens(messages), estimate_text_tokens(answer)
-        model_response.choices[0].message.content = text  # type: ignore[union-attr]
-        model_response.usage = Usage(  # type: ignore[attr-defined]
+        model_response.choices[0].message.content = text
+        model_response.usage = Usage(  # type: ignore[attr-defined]  # litellm sets `usage` as an extra field
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
             total_tokens=prompt_tokens + completion_tokens,

@@ -106,7 +106,8 @@ def served_context(api_base: str | None, timeout_s: float = 5.0) -> int | None:
     for entry in models:
         if not isinstance(entry, dict):
             continue
-        meta = entry.get("meta") if isinstance(entry.get("meta"), dict) else {}
+        meta = entry.get("meta")
+        meta = meta if isinstance(meta, dict) else {}
         value = entry.get("max_model_len") or meta.get("n_ctx")
         if isinstance(value, int) and value > 0:
             return value

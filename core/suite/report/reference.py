@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from omegaconf import OmegaConf
 
+from suite.contract.config import load_saved, plain
 from suite.contract.errors import DataError
 from suite.contract.schemas import read_json, validate
 from suite.data.datadirs import describe_pack
@@ -126,9 +127,8 @@ def _run_settings(summary: dict[str, Any], bench: str, tables: list[dict[str, An
     for run in summary["runs"]:
         config = Path(run["path"]) / CONFIG_NAME
         if bench in run.get("data", {}) and config.is_file():
-            whole = OmegaConf.load(config)
-            section = whole.get(bench)
-            settings = OmegaConf.to_container(section) if section is not None else {}
+            whole = load_saved(config)
+            settings = plain(whole.get(bench))
             for key in (k for t in tables for k in t.get("config", {}) if "." in k):  # agent.holomind.ablate...
                 value = OmegaConf.select(whole, key, default=_ABSENT)
                 if value is not _ABSENT:
@@ -219,6 +219,8 @@ def _paper_number(primary: dict[tuple[str, str | None, str], float], ref: dict[s
     name = row[keys["model"]]
     model = paper_model(ref, name if isinstance(name, str) else None)
     agent = _agent_of(row, keys)
+    if model is None:
+        return None
     return primary.get((model, agent, column), primary.get((model, None, column)))
 
 

@@ -214,9 +214,9 @@ def render(summary: dict[str, Any], fmt: str = "table", console: Console | None 
         raise ValueError(f"unknown report format {fmt!r}")
     if console is not None:
         _print(summary, console)
-    plain = Console(file=io.StringIO(), width=PLAIN_WIDTH, color_system=None)
-    _print(summary, plain)
-    return plain.file.getvalue()
+    text = io.StringIO()
+    _print(summary, Console(file=text, width=PLAIN_WIDTH, color_system=None))
+    return text.getvalue()
 
 
 def _print(summary: dict[str, Any], console: Console) -> None:

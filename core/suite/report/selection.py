@@ -7,6 +7,7 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
+from suite.contract.config import load_saved
 from suite.store.run_folder import CONFIG_NAME
 
 
@@ -16,7 +17,7 @@ def run_selection(run_dir: Path, meta: dict[str, Any]) -> dict[str, Any]:
     if meta.get("selection"):
         return dict(meta["selection"])
     config = run_dir / CONFIG_NAME
-    run = OmegaConf.load(config).get("run", {}) if config.is_file() else {}
+    run = load_saved(config).get("run", {}) if config.is_file() else {}
     return {bench: {"available": None, "selected": None, "limit": run.get("limit"), "tasks": run.get("tasks"),
                     "seed": run.get("seed"), "repeats": run.get("repeats") or 1}
             for bench in meta.get("benchmarks", [])}
@@ -41,7 +42,7 @@ def run_fixes(run_dir: Path, benchmarks: list[str]) -> dict[str, list[str]]:
     """The opt-in corrections of reference quirks (`<benchmark>.fixes`) each benchmark of a run had on, for the
     benchmarks that have such a setting ([]: every reference quirk kept)."""
     config = run_dir / CONFIG_NAME
-    saved = OmegaConf.load(config) if config.is_file() else OmegaConf.create()
+    saved = load_saved(config) if config.is_file() else OmegaConf.create()
     fixes = {}
     for bench in benchmarks:
         section = saved.get(bench)

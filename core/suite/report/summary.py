@@ -97,7 +97,8 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
     groups: dict[RowKey, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     unfinished: dict[RowKey, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     spend: dict[RowKey, dict[str, dict[str, Spend]]] = defaultdict(lambda: defaultdict(dict))
-    runs, placed = [], []
+    runs: list[dict[str, Any]] = []
+    placed: list[Row] = []
     members: dict[RowKey, list[RunStore]] = defaultdict(list)
     run_index: dict[RowKey, list[int]] = defaultdict(list)
     for run_dir in distinct_runs(run_dirs):

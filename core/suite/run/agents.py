@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from omegaconf import DictConfig
 
     from suite.contract.env import Env
+    from suite.models.reply import ModelReply
     from suite.run.host import PluginHost
 
 
@@ -88,7 +89,7 @@ class DirectAgent(Agent):
         exception is the step's parse failure)."""
         messages = self.host.call("build_prompt", self.benchmark, task=task, observation=observation, history=history)
         hints = None if self.valid_reply is None else {VALID_REPLY: partial(self.valid_reply, task, observation)}
-        replies = []
+        replies: list[ModelReply] = []
         while len(replies) < self.attempts and (not replies or replies[-1].text == ""):
             replies.append(await self.model.complete(messages, episode=self.episode_id, step=len(history),
                                                      hints=hints))
@@ -135,6 +136,8 @@ class PolicyAgent(Agent):
 
     async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
         """Ask the policy (in a worker thread when it is slow)."""
+        if self.env is None:
+            raise RuntimeError("a policy agent acts only after begin() has given it the environment")
         if self.offload:
             action = await asyncio.to_thread(self.policy, task, self.env, observation, history)
         else:
@@ -152,9 +155,10 @@ class StopAtOnceAgent(Agent):
     def __init__(self, ctx: AgentContext) -> None:
         self.host = ctx.host
         self.benchmark = ctx.benchmark
-        self.reply = ctx.host.benchmark(ctx.benchmark).stop_reply
-        if self.reply is None:
+        reply = ctx.host.benchmark(ctx.benchmark).stop_reply
+        if reply is None:
             raise ConfigError(f"{ctx.benchmark} declares no stop_reply: the stop-at-once agent cannot run on it")
+        self.reply = reply
 
     async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
         """The stop reply, parsed as a model's reply would be."""

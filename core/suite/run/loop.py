@@ -71,10 +71,10 @@ MEDIA_FIELDS = {"image_url": "url", "video_url": "url", "file": "file_data"}
 
 
 def _strip_media(part: dict[str, Any]) -> dict[str, Any]:
-    kind = part.get("type")
-    field = MEDIA_FIELDS.get(str(kind))
+    kind = str(part.get("type"))
+    field = MEDIA_FIELDS.get(kind)
     body = part.get(kind) if field else None
-    if not isinstance(body, dict):
+    if field is None or not isinstance(body, dict):
         return part
     return {"type": kind, kind: {field: str(body.get(field, ""))[:32] + "..."}}
 
@@ -206,9 +206,9 @@ async def run_episode(
             await offload(env.close)
         except Exception:  # noqa: BLE001 - closing must not lose the finished episode
             pass
-    result = EpisodeResult(traj, settlement, time.monotonic() - started)
-    sink.end(result)
-    return result
+    episode = EpisodeResult(traj, settlement, time.monotonic() - started)
+    sink.end(episode)
+    return episode
 
 
 async def _settle(host: Any, task: Task, traj: Trajectory, env: Any, offload: Offload) -> Settlement:

@@ -141,9 +141,10 @@ class RunSession:
         """Store a finished episode once, tell the trackers, advance the progress display."""
         record = self.record(task, result, placement)
         if self.store.finish(record):
-            cause = self.first_failures.observe(record) if self.first_failures else None
-            if cause and self.stop_cause is None:
-                self.stop_cause = f"the first {self.first_failures.needed} episode(s) all failed with {cause}"
+            first = self.first_failures
+            cause = first.observe(record) if first else None
+            if first and cause and self.stop_cause is None:
+                self.stop_cause = f"the first {first.needed} episode(s) all failed with {cause}"
             self.host.broadcast("on_episode_end", run=self.info, record=record)
             if self.results:
                 self.results.episode_done()
@@ -323,8 +324,8 @@ def run_metadata(host: PluginHost, cfg: DictConfig, benchmarks: list[str],
         "agent": cfg.run.agent,
         "label": cfg.run.get("label"),
         "executor": cfg.run.executor,
-        "benchmark_meta": {b: dict(host.benchmark(b).run_metadata(cfg.get(b) or OmegaConf.create({})))
-                           for b in benchmarks if host.benchmark(b).run_metadata},
+        "benchmark_meta": {b: dict(meta(cfg.get(b) or OmegaConf.create({})))
+                           for b in benchmarks if (meta := host.benchmark(b).run_metadata)},
     }
 
 

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from omegaconf import DictConfig
 
 from suite.contract import config as configmod
 from suite.contract.hookspecs import BENCHMARK_HOOKS
@@ -26,8 +27,8 @@ from suite.store.traces import TRACE_SCHEMA, TraceWriter, read_lines
 from suite.testing.replies import MB, hostile_replies, mutations, swapped_replies, valid_samples
 
 
-def plugin_tasks(host: PluginHost, plugin: str, overrides: list[str]) -> dict[str, list[Task]]:
-    """Every task of every benchmark of `plugin`, loaded through its hooks and data source."""
+def plugin_tasks(host: PluginHost, plugin: str, overrides: list[str]) -> tuple[dict[str, list[Task]], DictConfig]:
+    """Every task of every benchmark of `plugin`, loaded through its hooks and data source, and the config."""
     cfg = default_config(sorted(host.registry.benchmarks), host)
     configmod.apply_overrides(cfg, overrides)
     benches = host.benchmarks_of(plugin)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
-from pathlib import Path
 import sys
+from pathlib import Path
 
 from suite_household.controller import Controller
 from suite_household.generator import generate_house

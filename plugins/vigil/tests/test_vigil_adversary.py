@@ -19,8 +19,9 @@ from suite_vigil.packgen import generate
 from suite_vigil.packgen.candidates import Site
 from suite_vigil.plugin import PACK_DIR
 from suite_vigil.sim import CAMERA, INTERACTION_DISTANCE
-from .conftest import tasks
 from suite_vigil.vocabulary import FAMILY_CODES
+
+from .conftest import tasks
 
 STRONGEST = {"vigil-blind-walk-spin": "VS", "vigil-blind-veer-walk": "DA", "vigil-blind-low-click": "PG",
              "vigil-blind-walk-act-thirds": "AI"}

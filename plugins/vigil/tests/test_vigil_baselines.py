@@ -18,8 +18,9 @@ from suite_household.world import Agent
 from suite_vigil import baselines
 from suite_vigil.packgen.candidates import FRONT_CUE, Site, faces, sv_value
 from suite_vigil.prompting import build_messages
-from .conftest import act, env_of, report, run, tasks
 from suite_vigil.vocabulary import FAMILY_CODES
+
+from .conftest import act, env_of, report, run, tasks
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,9 @@ import pytest
 from suite.audit.baselines import baseline_episode, baselines_of
 from suite.run.host import build_host, default_config
 from suite_vigil.plugin import make_env
-from .conftest import config, first
 from suite_vigil.vocabulary import FAMILY_CODES
+
+from .conftest import config, first
 
 
 def test_no_frame_is_rendered_or_sent_with_images_off() -> None:

@@ -9,6 +9,7 @@ import pytest
 from suite.cli.main import main
 from suite.models import register_script
 from suite.store.run_folder import RunStore
+
 from .conftest import tasks
 
 SMALL = ["model.cache=false", "--no-report"]

@@ -14,8 +14,9 @@ from suite.testing.conformance import oracle_episode
 from suite_vigil.episodes import load_episodes
 from suite_vigil.packgen.generate import invalid_limits
 from suite_vigil.plugin import PACK_DIR
-from .conftest import config, tasks
 from suite_vigil.vocabulary import FAMILIES, FAMILY_CODES, SM_TEMPLATES
+
+from .conftest import config, tasks
 
 MANIFEST = json.loads((PACK_DIR / "PACK.json").read_text())
 

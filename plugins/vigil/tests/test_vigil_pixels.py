@@ -7,6 +7,7 @@ import io
 
 import numpy as np
 from PIL import Image
+
 from .conftest import act, env_of, first, tasks
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from .conftest import act, first, oracle_actions, report, run
 
 SPIN = act("navigate", mode="turn_left", magnitude=360.0)  # changes nothing: uses a step

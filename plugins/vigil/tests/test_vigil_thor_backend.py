@@ -8,6 +8,7 @@ import pytest
 from suite.run.host import default_config
 from suite_household.testing import record_thor_steps, use_household_player
 from suite_vigil.plugin import PACK_DIR, make_env
+
 from .conftest import first
 
 
