@@ -13,10 +13,10 @@ import pytest
 from suite.cli.main import main
 
 REPO = Path(__file__).resolve().parent.parent
-VIGIL = REPO / "plugins" / "vigil" / "pack" / "data"
-LONGACT = REPO / "plugins" / "longact" / "pack" / "data"
-ASGARD = REPO / "plugins" / "asgard" / "pack" / "data"
-AGENTVQA = REPO / "plugins" / "agentvqa" / "pack"
+VIGIL = REPO / "plugins" / "vigil" / "suite_vigil" / "pack" / "data"
+LONGACT = REPO / "plugins" / "longact" / "suite_longact" / "pack" / "data"
+ASGARD = REPO / "plugins" / "asgard" / "suite_asgard" / "pack" / "data"
+AGENTVQA = REPO / "plugins" / "agentvqa" / "suite_agentvqa" / "pack"
 
 def _vigil_slice(root: Path) -> tuple[dict[str, Any], Path]:
     """The pack's first episode with a preset state and its house, in `root`; returns the episode and house file."""

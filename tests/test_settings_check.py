@@ -17,7 +17,7 @@ from suite.contract.settings import CORE_SCHEMA, CORE_SECTIONS, undeclared_keys
 from suite.run.host import default_config
 
 REPO = Path(__file__).resolve().parents[1]
-OMNIEAR_PACK = REPO / "plugins" / "omniear" / "pack" / "data"
+OMNIEAR_PACK = REPO / "plugins" / "omniear" / "suite_omniear" / "pack" / "data"
 TEMPLATE_DATA = REPO / "examples" / "plugin-template" / "suite_template" / "data"
 
 

@@ -119,7 +119,9 @@ def parse_safely(host: PluginHost, benchmark: str, task: Task, reply: str) -> Ac
         return reply_failure(exc)
 
 
-Policy = Callable[[Task, "Env", Observation, list[StepRecord]], Action]
+#: a privileged policy: (task, env, observation, history) -> action; the env is the plugin's own (what its `make_env`
+#: built, with the hidden state the policy reads), so it is typed Any rather than the protocol every env meets
+Policy = Callable[[Task, Any, Observation, list[StepRecord]], Action]
 
 
 class PolicyAgent(Agent):
