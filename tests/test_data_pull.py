@@ -69,9 +69,9 @@ def test_where_defaults_to_the_generated_pack(capsys: pytest.CaptureFixture[str]
 def test_data_list_keeps_each_row_whole_at_80_columns(monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """At 80 columns the list is one block per benchmark (no 'continued' table holding 'in use' apart)."""
-    from suite.cli import main as cli
+    from suite.launch import consoles
 
-    monkeypatch.setattr(cli.console, "width", 80)
+    monkeypatch.setattr(consoles.console, "width", 80)
     assert main(["data", "list"]) == 0
     out = capsys.readouterr().out
     assert "continued" not in out
