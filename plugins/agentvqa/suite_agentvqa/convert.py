@@ -65,6 +65,8 @@ def read_records(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
         return
     data = json.loads(text)
     items = data.get("data", data.get("questions", [])) if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        raise DataError(path, "/", 'a list of records, or {"data": [...]} / {"questions": [...]}')
     for index, item in enumerate(items):
         yield f"{path}#{index}", item
 

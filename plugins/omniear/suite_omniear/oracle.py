@@ -87,8 +87,8 @@ class OraclePlanner:
     def _verbs(self, attribute: str, value: Any) -> list[AttributeAction]:
         """Scene verbs that flip `attribute` away from `value` (no-tool verbs first)."""
         table = self.world.table
-        rows = [table.get(a) for a in dict.fromkeys(self.world.scene_abilities)]
-        rows = [r for r in rows if r is not None and r.attribute == attribute and r.value == value]
+        rows = [r for a in dict.fromkeys(self.world.scene_abilities)
+                if (r := table.get(a)) is not None and r.attribute == attribute and r.value == value]
         return sorted(rows, key=lambda r: r.requires_tool)
 
     # --- agent-level steps (each returns a command or None when already done) ------------------------

@@ -6,6 +6,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from suite.contract.env import Env
 from suite.contract.hookspecs import hookimpl
 from suite.contract.records import Action, Observation, Settlement, StepRecord, StepResult, Task, Trajectory
 from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
@@ -144,15 +145,20 @@ class OracleAgent(Agent):
     def __init__(self, ctx: Any) -> None:
         self.planner: OraclePlanner | None = None
 
-    async def begin(self, task: Task, env: OmniEnv) -> None:
+    async def begin(self, task: Task, env: Env) -> None:
         """Plan over this episode's simulator."""
+        if not isinstance(env, OmniEnv):
+            raise TypeError(f"the oracle agent plans over an OmniEAR env, not {type(env).__name__}")
         self.planner = OraclePlanner(env.sim)
 
     async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
         """The planner's next command per agent."""
-        commands = self.planner.next_commands()
+        planner = self.planner
+        if planner is None:
+            raise RuntimeError("the oracle agent acted before begin() gave it the episode's simulator")
+        commands = planner.next_commands()
         text = " | ".join(f"{a}: {c}" for a, c in commands.items()) if len(commands) > 1 else commands["agent_1"]
-        note = "; ".join(f"check {i}: {why}" for i, why in sorted(self.planner.infeasible.items())) or None
+        note = "; ".join(f"check {i}: {why}" for i, why in sorted(planner.infeasible.items())) or None
         return AgentTurn(Action(value=commands, text=text), note=note)
 
 

@@ -73,8 +73,13 @@ def settle(task: Task, trajectory: Trajectory, success: bool, done_claims: list[
     return Settlement("agent_failure", metrics, reason, "false_done" if claimed else "stopped")
 
 
+def _average(values: list[float]) -> float:
+    """The mean of a non-empty list."""
+    return sum(values) / len(values)
+
+
 def _mean(values: list[float]) -> float | None:
-    return sum(values) / len(values) if values else None
+    return _average(values) if values else None
 
 
 def _cell(records: list[dict[str, Any]]) -> Cell | str:
@@ -96,7 +101,7 @@ def detail_tables(records: list[dict[str, Any]]) -> list[DetailTable]:
         by_cat = defaultdict(list)
         for rec in recs:
             by_cat[rec["task_category"]].append(rec)
-        rates = {c: 100 * _mean([float(r["metrics"]["success"]) for r in by_cat[c]]) for c in CATEGORIES
+        rates = {c: 100 * _average([float(r["metrics"]["success"]) for r in by_cat[c]]) for c in CATEGORIES
                  if by_cat[c]}
         single = _mean([rates[c] for c in SINGLE_CATEGORIES if c in rates])
         multi = _mean([rates[c] for c in MULTI_CATEGORIES if c in rates])

@@ -19,7 +19,8 @@ def walk(stage: Stage, rng: random.Random, steps: int) -> list[Shot]:
     frames = [stage.pose(rng, horizons=(0, 30))]
     for _ in range(steps - 1):
         move = rng.choice(("RotateLeft", "RotateRight", "MoveAhead", "MoveAhead"))
-        after = stage.step(move, **({"degrees": 45} if move.startswith("Rotate") else {"moveMagnitude": 0.5}))
+        args: dict[str, float] = {"degrees": 45} if move.startswith("Rotate") else {"moveMagnitude": 0.5}
+        after = stage.step(move, render=True, **args)
         frames.append(after)
     return frames
 

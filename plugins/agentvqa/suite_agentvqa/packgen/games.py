@@ -11,7 +11,8 @@ from suite_agentvqa.packgen.draft import Draft, Maker, pick_wrong
 from suite_agentvqa.packgen.events import approach_and_act
 from suite_agentvqa.packgen.stage import Shot, Stage, readable
 
-MOVES = {
+#: A move's words -> (controller action, its arguments).
+MOVES: dict[str, tuple[str, dict[str, float]]] = {
     "move forward": ("MoveAhead", {"moveMagnitude": 0.25}),
     "move back": ("MoveBack", {"moveMagnitude": 0.25}),
     "turn left 30°": ("RotateLeft", {"degrees": 30}),
@@ -19,9 +20,11 @@ MOVES = {
     "look up 30°": ("LookUp", {"degrees": 30}),
     "look down 30°": ("LookDown", {"degrees": 30}),
 }
-PLAN_STEPS = {"turn right 60°": ("RotateRight", {"degrees": 60}), "turn left 60°": ("RotateLeft", {"degrees": 60}),
-              "turn right 30°": ("RotateRight", {"degrees": 30}), "turn left 30°": ("RotateLeft", {"degrees": 30}),
-              "look up 30°": ("LookUp", {"degrees": 30}), "move forward 0.5 m": ("MoveAhead", {"moveMagnitude": 0.5})}
+PLAN_STEPS: dict[str, tuple[str, dict[str, float]]] = {
+    "turn right 60°": ("RotateRight", {"degrees": 60}), "turn left 60°": ("RotateLeft", {"degrees": 60}),
+    "turn right 30°": ("RotateRight", {"degrees": 30}), "turn left 30°": ("RotateLeft", {"degrees": 30}),
+    "look up 30°": ("LookUp", {"degrees": 30}), "move forward 0.5 m": ("MoveAhead", {"moveMagnitude": 0.5}),
+}
 REWARD_MOVES = {"move forward 0.5 m": "MoveAhead", "move back 0.5 m": "MoveBack", "step left 0.5 m": "MoveLeft",
                 "step right 0.5 m": "MoveRight"}
 
@@ -39,7 +42,7 @@ def action_prediction() -> Maker:
         pose = stage.pose_now()
         outcomes = {}
         for name, (action, args) in MOVES.items():
-            after = stage.step(action, **args)
+            after = stage.step(action, render=True, **args)
             if stage.ok and _differs(start, after):
                 outcomes[name] = after
             stage.teleport(*pose, render=False)
@@ -83,11 +86,14 @@ def world_modeling() -> Maker:
         stage = Stage(rng, seed)
         start = stage.pose(rng)
         plan = [rng.choice(sorted(PLAN_STEPS)) for _ in range(rng.randint(1, 2))]
+        end: Shot | None = None
         for k, step in enumerate(plan, 1):
             action, args = PLAN_STEPS[step]
             end = stage.step(action, render=k == len(plan), **args)
             if not stage.ok:
                 return None
+        if end is None:
+            raise RuntimeError("the last move of the plan was not rendered")
         kept = [i for i in start.clear() if i in end.clear()]
         if not kept:
             return None

@@ -42,7 +42,7 @@ def object_sizing() -> Maker:
     def make(rng: random.Random, seed: int) -> Draft | None:
         stage = Stage(rng, seed)
         views = _views(stage, rng)
-        volume = {}
+        volume: dict[str, float] = {}
         for view in views:
             for i in view.clear():
                 sx, sy, sz = stage.ctl.world.objects[i].size

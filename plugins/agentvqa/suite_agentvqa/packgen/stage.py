@@ -7,6 +7,7 @@ import random
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import Literal, overload
 
 import numpy as np
 from suite_household.catalog import TYPES
@@ -97,10 +98,28 @@ class Stage:
         x, z = rng.choice(reachable(self.room_type, self.index, self.seed))
         return self.teleport(x, z, 30 * rng.randrange(12), rng.choice(horizons))
 
+    # The view comes back exactly when `render` is True (the default); the overloads let callers that render
+    # get a `Shot` and callers that pass `render=False` get None, without a check at every call.
+    @overload
+    def teleport(self, x: float, z: float, yaw: float, horizon: float, render: Literal[True] = True) -> Shot: ...
+    @overload
+    def teleport(self, x: float, z: float, yaw: float, horizon: float, render: Literal[False]) -> None: ...
+    @overload
+    def teleport(self, x: float, z: float, yaw: float, horizon: float, render: bool) -> Shot | None: ...
+
     def teleport(self, x: float, z: float, yaw: float, horizon: float, render: bool = True) -> Shot | None:
         """Stand at (x, z) facing `yaw` with the camera at `horizon` (the view, unless `render` is False)."""
         return self.step("TeleportFull", render, position={"x": x, "y": 0.9, "z": z}, rotation={"y": yaw},
                          horizon=horizon, standing=True)
+
+    # As for `teleport`: a `Shot` when rendered, None when `render` is False. A caller that passes controller
+    # arguments as `**dict` names `render` too, or the dict could (for the checker) be the one that sets it.
+    @overload
+    def step(self, action: str, render: Literal[True] = True, **args: object) -> Shot: ...
+    @overload
+    def step(self, action: str, render: Literal[False], **args: object) -> None: ...
+    @overload
+    def step(self, action: str, render: bool, **args: object) -> Shot | None: ...
 
     def step(self, action: str, render: bool = True, **args: object) -> Shot | None:
         """Run one controller action; `ok` says whether it succeeded (changed the world). Returns the view after
@@ -113,6 +132,8 @@ class Stage:
     def shot(self) -> Shot:
         """The view now (the last action must have been rendered)."""
         ev = self.event
+        if ev.frame is None or ev.depth_frame is None:
+            raise RuntimeError("no view to take: the last action was not rendered (render=False)")
         return Shot(ev.frame.copy(), ev.depth_frame.copy(), dict(ev.instance_masks), dict(self.ctl.world.objects))
 
     def pose_now(self) -> tuple[float, float, float, float]:

@@ -80,11 +80,16 @@ def _act_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) -> t
     target, verb, action = rng.choice(choices)
     point = interior_point(shot.masks[target])
     miss = near_miss_point(shot.masks[target], rng)
-    if stage.tap_target(point) != target or (not elements and (miss is None or stage.tap_target(miss) == target)):
+    if stage.tap_target(point) != target:
         return None
+    miss_tap = ""  # the near-miss tap: a wrong option when elements are not named
+    if not elements:
+        if miss is None or stage.tap_target(miss) == target:
+            return None
+        miss_tap = tap(miss)
     other = rng.choice([i for i in others if i != target])
     wrong = [click(shot, other, elements), swipe(rng.choice(("Up", "Down")), elements),
-             swipe(rng.choice(("Left", "Right")), True) if elements else tap(miss)]
+             swipe(rng.choice(("Left", "Right")), True) if elements else miss_tap]
     stage.step(action, x=(point[0] + 0.5) / shot.size[0], y=(point[1] + 0.5) / shot.size[1])
     if not stage.ok:
         return None

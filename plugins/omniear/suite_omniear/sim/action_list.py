@@ -64,9 +64,8 @@ def available_actions(world: World) -> str:
     if held:
         lines.append("== Agent-Specific Actions (Tools Required) ==")
         for name in held:
-            action = table.get(name)
             verb = name.upper()
-            notes = [action.description]
+            notes = [table.actions[name].description]  # a row: _needs_tool found it
             if multi:
                 notes.append("Available to: " + " & ".join(a.id for a in agents if name in a.sources))
             lines += _entry(f"{verb} <object_id>", *notes, f"Example: {verb} device_1")
@@ -77,11 +76,10 @@ def available_actions(world: World) -> str:
             lines += _entry(syntax.format(pair=pair), text, f"Example: {example.format(pair=pair)}")
         lines.append("== Cooperative Attribute Actions ==")
         for name in scene:
-            action = table.get(name)
             verb = f"CORP_{name.upper()}"
             lines += _entry(
                 f"{verb} {pair} <object_id>",
-                f"{action.description} (cooperative)",
+                f"{table.actions[name].description} (cooperative)",  # a row: `scene` keeps only those
                 f"Example: {verb} {pair} device_1",
             )
         shared = sorted(
@@ -93,7 +91,7 @@ def available_actions(world: World) -> str:
                 verb = f"CORP_{name.upper()}"
                 lines += _entry(
                     f"{verb} {pair} <object_id>",
-                    f"{table.get(name).description} (cooperative)",
+                    f"{table.actions[name].description} (cooperative)",  # a row: _needs_tool found it
                     "Both agents have the required ability",
                     f"Example: {verb} {pair} device_1",
                 )

@@ -11,7 +11,7 @@ rendered in sorted id order (the reference used set order).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from suite_omniear.sim.world import Agent, Obj, World
@@ -187,7 +187,7 @@ class Renderer:
         if agent.inventory:
             objects = world.objects
             text += "\n  • Inventory:" + "".join(
-                [self._fixed_text("held", oid, lambda o=objects[oid]: held_item_entry(o)) for oid in agent.inventory]
+                [self._fixed_text("held", oid, partial(held_item_entry, objects[oid])) for oid in agent.inventory]
             )
         else:
             text += "\n  • Inventory: None"
@@ -216,7 +216,7 @@ class Renderer:
         agent_sections = self._agent_sections()
         parts = [self._header]
         for rid in world.room_order:
-            parts.append(self._fixed_text("room", rid, lambda r=rid: room_title(world, r)))
+            parts.append(self._fixed_text("room", rid, partial(room_title, world, rid)))
             if rid in agent_sections:
                 parts.append(agent_sections[rid])
             parts += (self._room_objects(rid), "")

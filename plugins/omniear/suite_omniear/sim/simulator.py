@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from suite_omniear.data import AttributeTable, EvalTask, SceneSpec, TaskSpec
 from suite_omniear.sim import attribute_actions, basic_actions, cooperative
@@ -19,6 +20,19 @@ MAX_STEPS = 35
 OBSERVATION_MODES = ("explore", "global")
 CORP_MODE_ONLY = "In cooperative mode, only cooperative carrying or placing actions are allowed"
 CARRY_VERBS = frozenset({"CORP_GOTO", "CORP_PLACE"})
+
+
+def _all_given(args: tuple[str | None, ...]) -> TypeGuard[tuple[str, ...]]:
+    return None not in args
+
+
+def _required(args: tuple[str | None, ...], count: int) -> tuple[str, ...]:
+    """The first `count` arguments of a parsed command, which its verb's pattern always captures (only the
+    trailing groups of PLACE, EXPLORE and LOOK are optional)."""
+    head = args[:count]
+    if not _all_given(head):
+        raise ValueError(f"a parsed command lacks a required argument: {args!r}")
+    return head
 
 
 @dataclass(slots=True)
@@ -100,30 +114,34 @@ class OmniSim:
         args = parsed.args
         verb = parsed.verb
         coop = False
+        # the parser makes attribute commands only for verbs the table has a row for
         if parsed.kind == "attribute":
+            (obj_id,) = _required(args, 1)
             status, message = attribute_actions.perform(
-                world, agent, self.table.get(parsed.attribute_verb), args[0]
+                world, agent, self.table.actions[parsed.attribute_verb], obj_id
             )
         elif parsed.kind == "corp_attribute":
-            action = self.table.get(parsed.attribute_verb)
-            status, message = cooperative.corp_attribute(world, agent, action, args[0], args[1])
+            action = self.table.actions[parsed.attribute_verb]
+            agents_text, obj_id = _required(args, 2)
+            status, message = cooperative.corp_attribute(world, agent, action, agents_text, obj_id)
             coop = True
         elif verb == "GOTO":
-            status, message = basic_actions.goto(world, agent, args[0])
+            status, message = basic_actions.goto(world, agent, *_required(args, 1))
         elif verb == "GRAB":
-            status, message = basic_actions.grab(world, agent, args[0])
+            status, message = basic_actions.grab(world, agent, *_required(args, 1))
         elif verb == "PLACE":
-            status, message = basic_actions.place(world, agent, args[0], args[1], args[2])
+            (obj_id,) = _required(args, 1)
+            status, message = basic_actions.place(world, agent, obj_id, args[1], args[2])
         elif verb == "EXPLORE":
             status, message = basic_actions.explore(world, agent, args[0])
         elif verb == "LOOK":
             status, message = basic_actions.look(world, agent, args[0])
         elif verb == "CORP_GRAB":
-            status, message = cooperative.corp_grab(world, agent, args[0], args[1])
+            status, message = cooperative.corp_grab(world, agent, *_required(args, 2))
         elif verb == "CORP_GOTO":
-            status, message = cooperative.corp_goto(world, agent, args[0], args[1])
+            status, message = cooperative.corp_goto(world, agent, *_required(args, 2))
         else:
-            status, message = cooperative.corp_place(world, agent, args[0], args[1], args[2], args[3])
+            status, message = cooperative.corp_place(world, agent, *_required(args, 4))
         if status == "SUCCESS":
             self.verifier.update(world)
         return ActionResult(status, message, coop)
