@@ -248,7 +248,7 @@ def visible_instances(world: World, frame: Frame, reach: float) -> list[dict[str
     rows = np.bincount(owner, weights=row_index, minlength=len(frame.ids))
     cols = np.bincount(owner, weights=col_index, minlength=len(frame.ids))
     rooms = {r.id: r.type for r in world.scene.rooms}
-    out = []
+    out: list[dict[str, Any]] = []
     ax, az = world.agent.x, world.agent.z
     for idx in np.flatnonzero(counts >= MIN_PIXELS):
         oid = frame.ids[int(idx)]
@@ -294,6 +294,7 @@ def env_settings(config: Any) -> dict[str, Any]:
     cfg = config or {}
     get = cfg.get
     size = int(get("image_size") or 300)
+    images = get("images")
     return {
         "width": size, "height": size,
         "field_of_view": float(get("field_of_view") or 90),
@@ -305,7 +306,7 @@ def env_settings(config: Any) -> dict[str, Any]:
         "count_looks": bool(get("count_looks", True)),
         "privileged_hints": bool(get("privileged_hints", False)),
         "opaque_ids": bool(get("opaque_ids", True)),
-        "images": tuple(get("images") if get("images") is not None else ("rgb", "depth", "segmentation")),
+        "images": tuple(images if images is not None else ("rgb", "depth", "segmentation")),
         "ir": {k: (get("ir") or {}).get(k) for k in ("n", "accumulated", "axis", "normalise")
                if (get("ir") or {}).get(k)},
     }

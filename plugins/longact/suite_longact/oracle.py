@@ -206,6 +206,8 @@ class Oracle:
 
     def place(self, receptacles: tuple[str, ...] | list[str], keep_open: bool = False) -> Iterator[Step]:
         """Put the held object into the nearest of the receptacles with room for it."""
+        if self.world.held is None:  # every plan picks before it places: an empty hand here is the oracle's bug
+            raise RuntimeError(f"the oracle places into {list(receptacles)} with nothing in hand")
         held = self.world.objects[self.world.held]
         options = []
         for rid in receptacles:

@@ -176,8 +176,10 @@ def holomind_images(config: Any) -> str | None:
     from suite_longact.settings import IMAGE_MODES
 
     section = (config.get("agent") or {}).get("holomind") or {}
-    kinds = section.get("images") if section.get("images") is not None else IMAGE_KINDS
-    modules = section.get("image_modules") if section.get("image_modules") is not None else IMAGE_MODULES
+    kinds = section.get("images")
+    kinds = IMAGE_KINDS if kinds is None else kinds
+    modules = section.get("image_modules")
+    modules = IMAGE_MODULES if modules is None else modules
     rendered = (config.get(BENCH) or {}).get("images")
     rendered = IMAGE_MODES if rendered is None else rendered
     return "agent.holomind.images=[]" if modules and set(kinds) & set(rendered) else None

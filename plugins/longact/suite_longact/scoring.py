@@ -29,8 +29,8 @@ def settle(task: Task, trajectory: Trajectory, env: Any, config: Any) -> Settlem
     settings = ir_settings(config)
     active = active_steps([bool(s.info.get("success")) for s in trajectory.steps]) \
         if settings["axis"] == "active" else None
-    scores = expand(cl.curve, c.raw, len(cl.items), settings["accumulated"], settings["axis"], c.efficiency, active)
-    scores = normalised(scores, settings["normalise"])
+    curve = expand(cl.curve, c.raw, len(cl.items), settings["accumulated"], settings["axis"], c.efficiency, active)
+    scores = normalised(curve, settings["normalise"])
     ir = improvement_rate(scores, settings["n"]) if scores is not None else None
     success = all(cl.status)
     changed = cl.side_effects(env.world)

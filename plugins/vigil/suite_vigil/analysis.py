@@ -53,9 +53,10 @@ def summary(recs: Records) -> dict[str, Any]:
     w0 = [x for x in m if not x["W"]]
     fs = [x for x in m if x["false_success"]]
     lags = [x["closure_lag"] for x in m if x.get("closure_lag") is not None]
+    w_rate, b_rate = _rate(recs, "W"), _rate(recs, "B")  # None exactly when there are no records
     return {
-        "n": len(m), "W": _rate(recs, "W"), "W_strict": _rate(recs, "W_strict"), "B": _rate(recs, "B"),
-        "delta": None if not m else round(_rate(recs, "W") - _rate(recs, "B"), 1),
+        "n": len(m), "W": w_rate, "W_strict": _rate(recs, "W_strict"), "B": b_rate,
+        "delta": None if w_rate is None or b_rate is None else round(w_rate - b_rate, 1),
         "FR": _rate(recs, "FR"), "NR": _rate(recs, "NR"), "IL": _rate(recs, "IL"),
         "honest": _rate(recs, "honest_fail"), "steps": _mean([x["steps"] for x in m]),
         "W+": len(w1), "NR_W1": sum(not x["reported"] for x in w1), "FS": len(fs),

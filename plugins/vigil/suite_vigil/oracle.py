@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from suite.contract.env import Env
 from suite.contract.records import Action, Observation, StepRecord, Task
 from suite.run.agents import Agent, AgentTurn
 from suite_household.controller import Controller
@@ -33,6 +34,8 @@ MARGINS = (2, 8)    # search this many actions beyond the nearest candidate (the
 PROBES = 16         # candidate poses rendered before giving up on a subgoal
 HEADINGS = (0.0, 90.0, 180.0, 270.0)
 _DIRS = {0.0: (0, 1), 90.0: (1, 0), 180.0: (0, -1), 270.0: (-1, 0)}
+State = tuple[tuple[int, int], float]  # a search state: lattice cell and heading
+Move = tuple[str, float, float] | tuple[str, int]  # ("turn", from, to) or ("forward", steps)
 
 
 class OracleGaveUp(Exception):
@@ -83,8 +86,8 @@ class Lattice:
         x0, z0, x1, z1 = ctl.scene.bounds
         i0, i1 = math.floor((x0 - a.x) / GRID_STEP), math.ceil((x1 - a.x) / GRID_STEP)
         j0, j1 = math.floor((z0 - a.z) / GRID_STEP), math.ceil((z1 - a.z) / GRID_STEP)
-        ii, jj = np.meshgrid(np.arange(i0, i1 + 1), np.arange(j0, j1 + 1), indexing="ij")
-        ii, jj = ii.ravel(), jj.ravel()
+        gi, gj = np.meshgrid(np.arange(i0, i1 + 1), np.arange(j0, j1 + 1), indexing="ij")
+        ii, jj = gi.ravel(), gj.ravel()
         xs, zs = np.round(a.x + ii * GRID_STEP, 4), np.round(a.z + jj * GRID_STEP, 4)
         door_open = np.ones(len(nav.doors) + 1, dtype=bool)
         samples = int(math.ceil(GRID_STEP / 0.025))
@@ -113,10 +116,10 @@ class Lattice:
             nxt = []
             for c in frontier:
                 for dx, dz in edges.get(c, ()):
-                    n = (c[0] + dx, c[1] + dz)
-                    if n not in seen:
-                        seen.add(n)
-                        nxt.append(n)
+                    nb = (c[0] + dx, c[1] + dz)
+                    if nb not in seen:
+                        seen.add(nb)
+                        nxt.append(nb)
             frontier = nxt
         self.index = {k: (round(a.x + k[0] * GRID_STEP, 4), round(a.z + k[1] * GRID_STEP, 4)) for k in sorted(seen)}
         self.free = {k: {e for e in edges.get(k, ()) if (k[0] + e[0], k[1] + e[1]) in seen} for k in seen}
@@ -128,10 +131,10 @@ class Lattice:
     def search(self, start: tuple[int, int], yaw: float, goal: Any, margin: int) -> list[tuple[int, tuple, list]]:
         """Breadth-first over (cell, heading): every goal cell reached within `margin` actions of the first one
         found, as (actions, cell, plan); a plan is a list of turns to headings and straight runs."""
-        first = (start, round(yaw % 360.0, 4))
-        parent: dict[tuple, tuple[tuple, tuple] | None] = {first: None}
+        first: State = (start, round(yaw % 360.0, 4))
+        parent: dict[State, tuple[State, Move] | None] = {first: None}
         layer, depth, limit = [first], 0, None
-        found: dict[tuple[int, int], tuple[int, tuple]] = {}
+        found: dict[tuple[int, int], tuple[int, State]] = {}
         while layer and (limit is None or depth <= limit):
             for state in layer:
                 if state[0] not in found and goal(state[0]):
@@ -139,18 +142,19 @@ class Lattice:
                     limit = depth + margin if limit is None else limit
             if limit is not None and depth == limit:
                 break
-            nxt = []
+            nxt: list[State] = []
             for state in layer:
                 cell, heading = state
-                moves = [((cell, h), ("turn", heading, h)) for h in HEADINGS if h != heading]
+                moves: list[tuple[State, Move]] = [((cell, h), ("turn", heading, h))
+                                                   for h in HEADINGS if h != heading]
                 if heading in _DIRS:
                     dx, dz = _DIRS[heading]
-                    cur = cell
+                    ahead = cell
                     for k in range(1, MAX_MOVE_STEPS + 1):
-                        if (dx, dz) not in self.free.get(cur, ()):
+                        if (dx, dz) not in self.free.get(ahead, ()):
                             break
-                        cur = (cur[0] + dx, cur[1] + dz)
-                        moves.append(((cur, heading), ("forward", k)))
+                        ahead = (ahead[0] + dx, ahead[1] + dz)
+                        moves.append(((ahead, heading), ("forward", k)))
                 for nstate, move in moves:
                     if nstate not in parent:
                         parent[nstate] = (state, move)
@@ -158,9 +162,10 @@ class Lattice:
             layer, depth = nxt, depth + 1
         out = []
         for cell, (d, state) in found.items():
-            plan, cur = [], state
-            while parent[cur] is not None:
-                cur, move = parent[cur]
+            plan: list[Move] = []
+            cur = state
+            while (link := parent[cur]) is not None:
+                cur, move = link
                 plan.append(move)
             out.append((d, cell, plan[::-1]))
         return out
@@ -173,6 +178,13 @@ class Subgoal:
     kind: str
     target: str | None = None
     intent: str | None = None
+
+
+def _target_of(goal: Subgoal) -> str:
+    """The subgoal's object: plan_subgoals gives one to every kind but `report`."""
+    if goal.target is None:
+        raise ValueError(f"a {goal.kind!r} subgoal without a target object")
+    return goal.target
 
 
 def plan_subgoals(episode: dict[str, Any]) -> list[Subgoal]:
@@ -236,15 +248,16 @@ class OraclePlanner:
             self.queue.append(_act("report", status=self._status(), summary="verified from the current view"))
             self.subgoals.pop(0)
         elif goal.kind == "near":
-            if goals.box_distance(self.world, goal.target) < goals.NEAR:
+            target = _target_of(goal)
+            if goals.box_distance(self.world, target) < goals.NEAR:
                 self.subgoals.pop(0)
                 return
-            self.queue += self._walk(lambda x, z: self._box_distance_at(goal.target, x, z) < NEAR_GOAL)
+            self.queue += self._walk(lambda x, z: self._box_distance_at(target, x, z) < NEAR_GOAL)
         elif goal.kind == "see":
             if self.env.target_visible():
                 self.subgoals.pop(0)
                 return
-            self.queue += self._pose_for(goal.target, need_reach=False)
+            self.queue += self._pose_for(_target_of(goal), need_reach=False)
         else:
             self._interact(goal)
 
@@ -255,11 +268,12 @@ class OraclePlanner:
         return "success"
 
     def _interact(self, goal: Subgoal) -> None:
-        pixel = self._pixel(goal.target) if self._in_reach(goal.target) else None
+        target = _target_of(goal)
+        pixel = self._pixel(target) if self._in_reach(target) else None
         if pixel is None:
-            self.queue += self._pose_for(goal.target, need_reach=True)
+            self.queue += self._pose_for(target, need_reach=True)
             if not self.queue:
-                raise OracleGaveUp(f"no pose to reach {goal.target}")
+                raise OracleGaveUp(f"no pose to reach {target}")
             return
         self.queue.append(_act("interact_pixel", intent=goal.intent, x=pixel[0], y=pixel[1]))
         self.subgoals.pop(0)
@@ -373,14 +387,18 @@ class OracleAgent(Agent):
     def __init__(self, ctx: Any = None) -> None:
         self.planner: OraclePlanner | None = None
 
-    async def begin(self, task: Task, env: VigilEnv) -> None:
+    async def begin(self, task: Task, env: Env) -> None:
         """Plan over this episode's live world (frames are not encoded: the oracle never looks)."""
+        if not isinstance(env, VigilEnv):  # vigil's make_env always returns one: the oracle reads its live world
+            raise TypeError(f"the Vigil oracle needs a VigilEnv, got {type(env).__name__}")
         env.skip_images()
         env.sim.render = False
         self.planner = OraclePlanner(env)
 
     async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
         """The planner's next action; a report of `fail` when it gives up."""
+        if self.planner is None:
+            raise RuntimeError("the oracle acts before begin() planned the episode")
         try:
             value = self.planner.next_action()
         except OracleGaveUp as exc:

@@ -12,8 +12,8 @@ from suite_household.thor_backend import make_controller
 from suite_vigil.episodes import house
 
 #: Section 2: 640x480 frames, 90 degree field of view, 6.0 m visibility, instance segmentation (evaluator only).
-CAMERA = {"width": 640, "height": 480, "fieldOfView": 90.0, "visibilityDistance": 6.0,
-          "renderInstanceSegmentation": True, "gridSize": 0.25}
+CAMERA: dict[str, Any] = {"width": 640, "height": 480, "fieldOfView": 90.0, "visibilityDistance": 6.0,
+                          "renderInstanceSegmentation": True, "gridSize": 0.25}
 INTERACTION_DISTANCE = 1.5
 BACKENDS = ("household", "ai2thor")
 

@@ -52,9 +52,9 @@ class HoloMindAgent(Agent):
         self.history_len = int(section.get("history", 12))
         self.ablate = section.get("ablate")
         self.prompt_dir = section.get("prompt_dir")
-        self.image_kinds = tuple(section.get("images") if section.get("images") is not None else IMAGE_KINDS)
-        self.image_modules = tuple(section.get("image_modules") if section.get("image_modules") is not None
-                                   else IMAGE_MODULES)
+        kinds, modules = section.get("images"), section.get("image_modules")
+        self.image_kinds = tuple(kinds if kinds is not None else IMAGE_KINDS)
+        self.image_modules = tuple(modules if modules is not None else IMAGE_MODULES)
         bench = ctx.config.get(ctx.benchmark) or {}
         self.odometry = Odometry(float(bench.get("move_m") or MOVE_M), float(bench.get("rotate_deg") or ROTATE_DEG),
                                  float(bench.get("look_deg") or LOOK_DEG))

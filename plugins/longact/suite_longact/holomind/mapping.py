@@ -35,6 +35,8 @@ class FreeSpaceMap:
         depth, pose, cam = data.get("depth"), data.get("pose"), data.get("camera")
         if depth is None or pose is None:
             return
+        if cam is None:  # the env sends the camera with every depth frame: without it nothing can be placed
+            raise ValueError("a depth frame came without its camera (data['camera'])")
         owner, ids = data["segmentation"]
         d = depth[::STRIDE, ::STRIDE]
         o = owner[::STRIDE, ::STRIDE]

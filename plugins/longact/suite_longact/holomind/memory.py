@@ -18,7 +18,8 @@ PRIORS = ("The hand holds one object at a time: place what you hold before picki
           "Objects must rest on a flat surface (counter, table) before they can be sliced, with a knife in hand.")
 
 
-def back_project(pose: dict[str, Any], camera: dict[str, Any], u: float, v: float, depth: float) -> tuple[float, ...]:
+def back_project(pose: dict[str, Any], camera: dict[str, Any], u: float, v: float,
+                 depth: float) -> tuple[float, float, float]:
     """World (x, y, z) of pixel (u, v) at z-depth `depth` seen from the pose (AI2-THOR's camera conventions)."""
     w, h = camera["width"], camera["height"]
     tv = math.tan(math.radians(camera["fov"]) / 2)
@@ -31,7 +32,8 @@ def back_project(pose: dict[str, Any], camera: dict[str, Any], u: float, v: floa
     up = (fwd[1] * right[2] - fwd[2] * right[1], fwd[2] * right[0] - fwd[0] * right[2],
           fwd[0] * right[1] - fwd[1] * right[0])
     cam = (pose["x"], camera["y"], pose["z"])
-    return tuple(cam[i] + depth * (fwd[i] + xc * right[i] + yc * up[i]) for i in range(3))
+    x, y, z = (cam[i] + depth * (fwd[i] + xc * right[i] + yc * up[i]) for i in range(3))
+    return x, y, z
 
 
 @dataclass
@@ -67,7 +69,8 @@ class SpatialMemory:
                                                    list(d.get("state") or []), pos, step)
                 continue
             a = old.views / (old.views + 1)
-            old.position = tuple(a * p + (1 - a) * q for p, q in zip(old.position, pos, strict=True))
+            x, y, z = (a * p + (1 - a) * q for p, q in zip(old.position, pos, strict=True))
+            old.position = (x, y, z)
             old.views = min(old.views + 1, 8)
             old.room, old.on = d.get("room") or old.room, d.get("on", old.on)
             old.state, old.last_seen = list(d.get("state", old.state)), step

@@ -120,8 +120,8 @@ class Modules:
             raise CapReached(f"{len(self.log.calls)} model calls without an action "
                              f"(agent.holomind.max_calls_per_step={self.caps.calls_per_step})")
         images = self.frames if module in self.image_modules else []
-        messages = [{"role": "system", "content": prompt(system, self.prompt_dir)},
-                    {"role": "user", "content": user_content(user, images)}]
+        messages: list[dict[str, Any]] = [{"role": "system", "content": prompt(system, self.prompt_dir)},
+                                          {"role": "user", "content": user_content(user, images)}]
         reply = await self.clients[module].complete(messages, episode=self.episode, step=self.step)
         self.log.add(module, messages, reply)
         found = json_objects(reply.text)
@@ -140,7 +140,9 @@ class Modules:
         clean = []
         for i, g in enumerate(goals):
             if isinstance(g, dict) and isinstance(g.get("goal"), str):
-                after = g.get("after") if isinstance(g.get("after"), list) else []  # a number or text is no list
+                after = g.get("after")
+                if not isinstance(after, list):  # a number or text is no list
+                    after = []
                 gid = g.get("id")
                 clean.append({"id": str(gid) if isinstance(gid, str | int) else f"g{i + 1}", "goal": g["goal"],
                               "after": [str(a) for a in after if isinstance(a, str | int)]})
@@ -155,9 +157,11 @@ class Modules:
                              f"Goals done:\n{finished}\n\nGoals given up (not done):\n{dropped}\n\n"
                              f"Next goal: {goal}\n\nMemory:\n{memory}")
         text = out.get("goal") if out else None
-        ok = isinstance(text, str) and text.strip()
-        self.log.verdict("refined" if ok else "unusable: the goal as it was")
-        return text if ok else goal
+        if isinstance(text, str) and text.strip():
+            self.log.verdict("refined")
+            return text
+        self.log.verdict("unusable: the goal as it was")
+        return goal
 
     async def reassess(self, goal: str, tried: str, failure: str, memory: str) -> str | None:
         """The high planner's answer to a goal the low-level planner could not ground or carry out: a revised goal,
@@ -216,7 +220,7 @@ class Modules:
     def _verdict(self, out: dict[str, Any] | None) -> tuple[str, str, str | None]:
         verdict = out.get("verdict") if out else None  # only text is read: str() of any JSON value could raise
         verdict = verdict.strip().capitalize() if isinstance(verdict, str) else ""
-        if verdict not in ("Pass", "Refine", "Replan"):
+        if out is None or verdict not in ("Pass", "Refine", "Replan"):  # a missing reply has verdict "" anyway
             self.log.verdict("Replan (unusable reply)")
             return "Replan", "the critic's reply was not a verdict", None
         self.log.verdict(verdict)

@@ -45,6 +45,13 @@ class Body:
         return self.data["pose"]
 
     @property
+    def free_space(self) -> FreeSpaceMap:
+        """The free-space map (the agent builds it from the first observation, before any skill runs)."""
+        if self.map is None:
+            raise RuntimeError("no free-space map yet: the agent builds it from the first observation")
+        return self.map
+
+    @property
     def last(self) -> dict[str, Any]:
         """The last raw action's outcome."""
         return self.data.get("last") or {"success": True, "error": ""}
@@ -56,7 +63,9 @@ class Body:
     def in_reach(self, object_id: str) -> bool:
         """Whether the object is in view and in reach (as observed, else judged from its distance)."""
         seen = self.visible(object_id)
-        return bool(seen) and bool(seen.get("reachable", seen["distance"] <= REACH))
+        if not seen:
+            return False
+        return bool(seen.get("reachable", seen["distance"] <= REACH))
 
     def room(self) -> str:
         """The room the agent is in: as observed, else guessed from the landmarks remembered near it."""
@@ -99,9 +108,9 @@ def _walk(body: Body, path: list[tuple[int, int]]) -> Generator[dict[str, Any], 
             yield {"action": moves[rel]}
             n += 1
             if not body.last["success"]:
-                body.map.block_edge(a, b)
+                body.free_space.block_edge(a, b)
                 return False, n
-        body.map.visited.add(b)
+        body.free_space.visited.add(b)
     return True, n
 
 
@@ -109,10 +118,10 @@ def go_to_point(body: Body, x: float, z: float, near: float) -> Actions:
     """Walk to a lattice point within `near` metres of (x, z), replanning around what blocks the way."""
     total = 0
     for _ in range(12):
-        start = body.map.cell(body.pose["x"], body.pose["z"])
-        parent = body.map.paths(start)
+        start = body.free_space.cell(body.pose["x"], body.pose["z"])
+        parent = body.free_space.paths(start)
         goals = sorted((len(path_to(parent, c)), c) for c in parent
-                       if 0.3 <= math.dist(body.map.pos(c), (x, z)) <= near)
+                       if 0.3 <= math.dist(body.free_space.pos(c), (x, z)) <= near)
         if not goals:
             return SkillResult(False, f"no known free way to ({x:.2f}, {z:.2f})", total)
         path = path_to(parent, goals[0][1])
@@ -177,7 +186,7 @@ def manipulate(body: Body, skill: str, object_id: str) -> Actions:
     if skill == "open" and last["success"] and object_id in body.spatial.instances \
             and body.spatial.instances[object_id].type == "Doorway":
         inst = body.spatial.instances[object_id]
-        body.map.clear_around(inst.position[0], inst.position[2], 0.6)
+        body.free_space.clear_around(inst.position[0], inst.position[2], 0.6)
     return SkillResult(bool(last["success"]), "done" if last["success"] else last["error"], n)
 
 
@@ -187,14 +196,14 @@ def explore(body: Body, rounds: int = 3) -> Actions:
     for _ in range(rounds):
         res = yield from look_around(body)
         n += res.steps
-        parent = body.map.paths(body.map.cell(body.pose["x"], body.pose["z"]))
-        frontier = body.map.frontier(parent)
+        parent = body.free_space.paths(body.free_space.cell(body.pose["x"], body.pose["z"]))
+        frontier = body.free_space.frontier(parent)
         if not frontier:
             return SkillResult(True, "nothing left to explore", n)
         target = min(frontier, key=lambda c: len(path_to(parent, c)))
-        x, z = body.map.pos(target)
+        x, z = body.free_space.pos(target)
         res = yield from go_to_point(body, x, z, 0.3 + 1e-6)
-        body.map.visited.add(target)
+        body.free_space.visited.add(target)
         n += res.steps
     return SkillResult(True, "explored", n)
 

@@ -493,7 +493,7 @@ def validate(entry: dict[str, Any], houses: dict[str, dict[str, Any]]) -> tuple[
     env = make_env_from_data(task, None)
     result = asyncio.run(run_episode(_Host(env), task, OracleAgent(), {}, TraceSink()))
     if result.settlement.outcome != "success":
-        notes = [s.note for s in result.trajectory.steps if getattr(s, "note", None)]
+        notes = [s.note for s in result.trajectory.steps if s.note]
         return False, len(result.trajectory.steps), "oracle: " + (_kind(notes[-1]) if notes else "unsolved")
     changed = env.checklist.side_effects(env.world)
     if changed:
@@ -606,7 +606,7 @@ def build_house(args: tuple[int, int]) -> dict[str, Any]:
     return {"house": house, "kept": kept, "dropped": dropped}
 
 
-def audit_sample(data: dict[str, Any], every: int) -> dict[str, dict[str, float]]:
+def audit_sample(data: dict[str, Any], every: int) -> dict[str, dict[str, dict[str, float]]]:
     """Run the wandering baselines on every `every`-th episode (rendered runs are the slow part)."""
     houses = {h["id"]: h for h in data["houses"]}
     return {e["id"]: baseline_scores(e, houses) for e in data["episodes"][::every]}
@@ -639,7 +639,9 @@ def main(argv: list[str] | None = None) -> None:
                         houses[entry["house"]] = result["house"]
             print(f"{sum(map(len, picked.values()))} episodes, {h} houses, {time.time() - started:.0f} s", flush=True)
         chosen = sorted((x for v in picked.values() for x in v), key=lambda x: x[0]["id"])
-        episodes, facts, fired = [], [], Counter()
+        episodes: list[dict[str, Any]] = []
+        facts: list[dict[str, Any]] = []
+        fired: Counter[str] = Counter()
         for i, (entry, labels, fact) in enumerate(chosen):
             entry["id"] = f"longact_{i:03d}"
             episodes.append(entry)

@@ -18,6 +18,7 @@ import math
 import random
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from suite_household.catalog import TYPES, can_hold
@@ -242,7 +243,9 @@ def _in_view(site: Site, oid: str, rng: random.Random, lo: float, hi: float,
              pixels: int = VISIBLE_PIXELS, front: bool = False) -> tuple[Agent, str] | None:
     """A start pose from which the object is in view (lo-hi metres away), and its unambiguous name."""
     start = _start_near(site, oid, rng, lo, hi, need_pixels=pixels, front=front)
-    desc = describe(site, oid, start[1]) if start is not None else None
+    if start is None:
+        return None
+    desc = describe(site, oid, start[1])
     return None if desc is None else (start[0], desc)
 
 
@@ -370,7 +373,7 @@ def _interaction(site: Site, rng: random.Random, intent: str, visible: bool, fam
         return None
     overrides: list[tuple[str, str]] = []
     if intent == "pick":
-        spec = {"type": "object_held", "target": oid}
+        spec: dict[str, Any] = {"type": "object_held", "target": oid}
     else:
         prop = "isToggled" if intent in ("activate", "deactivate") else "isOpen"
         value = intent in ("activate", "open_access")
@@ -471,7 +474,7 @@ def build_cr(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
                                                 world.objects[d].center[2] - cell[1]))
     overrides = [("CloseObject", d) for d in doors]
     if intent == "pick":
-        spec = {"type": "object_held", "target": oid}
+        spec: dict[str, Any] = {"type": "object_held", "target": oid}
     else:
         prop = "isToggled" if intent in ("activate", "deactivate") else "isOpen"
         value = intent in ("activate", "open_access")
@@ -482,5 +485,7 @@ def build_cr(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
                     intent=intent, constraint="closed_door", doors=len(doors))
 
 
-BUILDERS = {"PG": build_pg, "DA": build_da, "VS": build_vs, "SV": build_sv, "AI": build_ai, "SI": build_si,
-            "SM": build_sm, "CR": build_cr}
+#: the episode builder of each family: (site, rng, index, **extra) -> episode, or None when the draw is rejected
+BUILDERS: dict[str, Callable[..., dict[str, Any] | None]] = {
+    "PG": build_pg, "DA": build_da, "VS": build_vs, "SV": build_sv, "AI": build_ai, "SI": build_si, "SM": build_sm,
+    "CR": build_cr}

@@ -53,7 +53,10 @@ CONFIG = Path(__file__).resolve().parents[1] / "config.yaml"
 
 def invalid_limits() -> dict[str, int]:
     """The per-family invalid-action limits of plugins/vigil/suite_vigil/config.yaml (frozen into every episode)."""
-    return dict(OmegaConf.to_container(OmegaConf.load(CONFIG).vigil.invalid_limits))
+    limits = OmegaConf.to_container(OmegaConf.load(CONFIG).vigil.invalid_limits)
+    if not isinstance(limits, dict):
+        raise ValueError(f"{CONFIG}: vigil.invalid_limits is not a mapping of family to limit")
+    return {str(family): int(limit) for family, limit in limits.items()}
 
 
 def build_houses(out: Path, seed: int, count: int = HOUSES) -> dict[str, Scene]:
@@ -92,7 +95,7 @@ def oracle_run(episode: dict[str, Any], data_dir: str) -> tuple[bool, int, str |
 
 
 def build_family(family: str, seed: int, data_dir: str, scenes: dict[str, Scene], quota: int,
-                 limits: dict[str, int]) -> tuple[list[dict[str, Any]], dict[str, int]]:
+                 limits: dict[str, int]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Draw, validate and keep `quota` episodes of one family (seeded by family); the kept ones and tallies."""
     for name, scene in scenes.items():
         remember_house(data_dir, name, scene)
@@ -101,7 +104,7 @@ def build_family(family: str, seed: int, data_dir: str, scenes: dict[str, Scene]
     base = (FAMILY_CODES.index(family) + 1) * 100000
     sites: dict[str, Site] = {}
     kept: list[dict[str, Any]] = []
-    tally = {"drawn": 0, "rejected_by_rules": 0, "rejected_by_oracle": 0, "rejected_by_baselines": 0}
+    tally: dict[str, Any] = {"drawn": 0, "rejected_by_rules": 0, "rejected_by_oracle": 0, "rejected_by_baselines": 0}
     labels: Counter = Counter()
     draw = 0
     while len(kept) < quota and draw < quota * MAX_DRAWS:
