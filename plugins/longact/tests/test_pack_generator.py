@@ -10,6 +10,7 @@ from suite_household.generator import generate_house, generate_room
 from suite_household.world import World
 from suite_longact.checklist import Item, holds
 from suite_longact.pack import generate as gen
+from suite_longact.pack import goals
 
 from .conftest import put_on
 
@@ -18,8 +19,8 @@ def _first(world: World, otype: str):
     return sorted((o for o in world.objects.values() if o.type == otype), key=lambda o: o.id)[0]
 
 
-def _scene(world: World, seed: int = 0) -> gen.Scene:
-    return gen.Scene(world, random.Random(seed))
+def _scene(world: World, seed: int = 0) -> goals.Scene:
+    return goals.Scene(world, random.Random(seed))
 
 
 def test_a_move_goal_never_picks_an_object_already_at_its_target() -> None:
@@ -29,13 +30,13 @@ def test_a_move_goal_never_picks_an_object_already_at_its_target() -> None:
     for mug in mugs:
         put_on(world, mug.id, basin.id)
     s = _scene(world)
-    assert gen._targets(s, world.objects[mugs[0].id], "SinkBasin", "Kitchen") == []
-    assert gen.TEMPLATES["move Mug to SinkBasin (Kitchen)"](s) is None  # every mug is already in the sink
+    assert goals._targets(s, world.objects[mugs[0].id], "SinkBasin", "Kitchen") == []
+    assert goals.TEMPLATES["move Mug to SinkBasin (Kitchen)"](s) is None  # every mug is already in the sink
 
 
 def test_a_state_goal_starts_opposite_its_target_with_neighbours_in_both_states() -> None:
     world = World(generate_house(5, ["Kitchen", "Bedroom"]))
-    make = gen.TEMPLATES["open/close Cabinet (Kitchen)"]
+    make = goals.TEMPLATES["open/close Cabinet (Kitchen)"]
     for seed in range(6):
         s = _scene(World(world.scene), seed)
         goal = make(s)
@@ -53,7 +54,7 @@ def test_goals_ask_for_both_states() -> None:
     world = World(generate_house(5, ["Kitchen", "Bedroom"]))
     targets = Counter()
     for seed in range(20):
-        goal = gen.TEMPLATES["switch LightSwitch (Kitchen)"](_scene(World(world.scene), seed))
+        goal = goals.TEMPLATES["switch LightSwitch (Kitchen)"](_scene(World(world.scene), seed))
         targets[goal.items[0]["target"]] += 1
     assert targets[True] > 0 and targets[False] > 0
 
