@@ -121,7 +121,7 @@ class HouseholdSim:
 
     def frame(self) -> np.ndarray:
         """The current RGB view."""
-        return self.ctl.renderer.render(self.world).rgb
+        return self.ctl.renderer.render(self.world).require_rgb()
 
     def close(self) -> None:
         """Release the controller."""
