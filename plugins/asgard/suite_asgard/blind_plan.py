@@ -56,13 +56,13 @@ def blind_commands(goals: Goals) -> list[tuple[str, str]]:
         command = ACTION_WORDS.get(verb.lower())
         if command and obj:
             plan += [("FIND", obj), (command, obj)]
-    for goal in goals.location:
-        _carry(goal.object_type, goal.destination_type, plan)
+    for location in goals.location:
+        _carry(location.object_type, location.destination_type, plan)
     for obj in goals.put_away:
         _carry(obj, STORAGE.get(obj, ("Cabinet",))[0], plan)
-    for goal in goals.contents:
-        for obj in goal.contents:
-            _carry(obj, goal.container_type, plan)
+    for contents in goals.contents:
+        for obj in contents.contents:
+            _carry(obj, contents.container_type, plan)
     return plan
 
 

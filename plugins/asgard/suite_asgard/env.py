@@ -67,7 +67,8 @@ class AsgardEnv:
         self.status: list[bool] = []
         self.turns: list[TurnRecord] = []
         rules = TerminationRules(**task.data.get("termination", {}))
-        self.termination = Termination(*self.plan.limits, rules=rules)
+        soft, hard = self.plan.limits
+        self.termination = Termination(soft, hard, rules=rules)
         self._current: Image | None = None
 
     # -- the Env protocol ------------------------------------------------------------------------------------
@@ -131,6 +132,8 @@ class AsgardEnv:
             template = EMPTY_MESSAGE if command.empty else _INVALID_MESSAGES[command.kind]
             message = template.format(action=command.action, obj=command.obj)
             return TurnRecord(command, command.kind, False, None, message)
+        if command.action is None or command.obj is None:  # Command.valid gives both
+            raise ValueError(f"a valid command names an action and an object, not {command!r}")
         outcome = self.layer.execute(command.action, command.obj)
         kind = VALID if outcome.success else outcome.kind or UNDOABLE
         progress = command.action in PROGRESS_ACTIONS and outcome.preconditions_held

@@ -104,7 +104,7 @@ class HouseholdSim:
     def _candidate_cells(self, obj: Obj) -> list[tuple[float, float]]:
         if self._cells is None:
             a = self.world.agent
-            self._cells = [tuple(c) for c in self.ctl.nav.reachable((a.x, a.z), self.ctl.grid_size)]
+            self._cells = list(self.ctl.nav.reachable((a.x, a.z), self.ctl.grid_size))
         x0, _, z0, x1, _, z1 = obj.box
         scored = []
         for x, z in self._cells:
@@ -121,7 +121,7 @@ class HouseholdSim:
 
     def frame(self) -> np.ndarray:
         """The current RGB view."""
-        return self.ctl.renderer.render(self.world).rgb
+        return self.ctl.renderer.render(self.world).require_rgb()
 
     def close(self) -> None:
         """Release the controller."""

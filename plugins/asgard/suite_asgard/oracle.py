@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from typing import Any
 
+from suite.contract.env import Env
 from suite.contract.records import Action, Observation, StepRecord, Task
 from suite.run.agents import PolicyAgent
 from suite_household.catalog import TYPES, can_hold
@@ -38,11 +39,24 @@ class Oracle:
     """One episode's solver; called once per turn with the env (the PolicyAgent contract)."""
 
     def __init__(self) -> None:
-        self.env: AsgardEnv | None = None
+        self._env: AsgardEnv | None = None
         self.steps: Steps | None = None
 
-    def __call__(self, task: Task, env: AsgardEnv, observation: Observation, history: list[StepRecord]) -> Action:
+    @property
+    def env(self) -> AsgardEnv:
+        """The episode's env (kept on the first call)."""
+        if self._env is None:
+            raise OracleStuck("the oracle has no env yet: it keeps the one it is first called with")
+        return self._env
+
+    @env.setter
+    def env(self, env: AsgardEnv) -> None:
+        self._env = env
+
+    def __call__(self, task: Task, env: Env, observation: Observation, history: list[StepRecord]) -> Action:
         """The next command."""
+        if not isinstance(env, AsgardEnv):  # the PolicyAgent contract hands any Env; this oracle reads AsgardEnv's
+            raise TypeError(f"the asgard oracle runs on an AsgardEnv, not {type(env).__name__}")
         try:
             if self.steps is None:
                 self.env = env
@@ -64,6 +78,20 @@ class Oracle:
         """The first object of a type (task objects are unique per type)."""
         found = self.env.layer.instances(otype)
         return found[0] if found else None
+
+    def required(self, otype: str) -> Obj:
+        """The first object of a type the script needs; OracleStuck when the scene has none."""
+        obj = self.one(otype)
+        if obj is None:
+            raise OracleStuck(f"the scene has no {otype}")
+        return obj
+
+    def holding(self) -> Obj:
+        """The held object; OracleStuck when the hand is empty."""
+        held = self.env.layer.held()
+        if held is None:
+            raise OracleStuck("the hand is empty")
+        return held
 
     def held_type(self) -> str | None:
         """The type of the held object."""
@@ -124,13 +152,14 @@ class Oracle:
             yield from self.act("CLOSE", closed.type)
         else:
             yield from self.act("PICKUP", otype)
-        held = layer.held()
-        if want is not None and not want(held):
-            raise OracleStuck(f"picked up the wrong {otype} ({held.name})")
+        if want is not None:
+            held = self.holding()
+            if not want(held):
+                raise OracleStuck(f"picked up the wrong {otype} ({held.name})")
 
     def put_down(self, avoid: frozenset[str] = frozenset()) -> Steps:
         """Put the held object on a free surface, never into the sink or on an avoided type."""
-        held = self.env.layer.held()
+        held = self.holding()
         options = [s for s in PUT_DOWN if s not in avoid and self.present(s) and can_hold(s, held.type)]
         if not options:
             raise OracleStuck(f"nowhere to put the {held.type} down")
@@ -144,7 +173,7 @@ class Oracle:
     def place(self, otype: str, rtype: str, want: Want | None = None) -> Steps:
         """Put an object of the type in or on a receptacle type (opening and closing it as needed)."""
         yield from self.hold(otype, want)
-        held = self.env.layer.held()
+        held = self.holding()
         layer = self.env.layer
         fitting = [o for o in layer.reachable_instances(rtype) if layer.fits(layer.basin(o), held)]
         if TYPES[rtype].openable:
@@ -163,8 +192,8 @@ class Oracle:
     def clear_basin(self, item: str) -> Steps:
         """Take out of the sink what would block the Faucet (the DishSponge is taken in hand later), and the
         dishes too while the item to wash would not fit (or when the simulator cannot tell before a PUT)."""
-        basin = self.one("SinkBasin")
-        obj = self.one(item)
+        basin = self.required("SinkBasin")
+        obj = self.required(item)
         while True:
             inside = [self.world.objects[c] for c in self.world.children(basin.id) if c != obj.id]
             blocking = [o for o in inside if o.type not in SINK_SAFE]
@@ -211,7 +240,7 @@ class Oracle:
 
     def on_burner(self, otype: str) -> Steps:
         """Have the Pan on a StoveBurner."""
-        obj = self.one(otype)
+        obj = self.required(otype)
         if self.parent_type(obj) != "StoveBurner":
             yield from self.place(otype, "StoveBurner")
 
@@ -223,11 +252,11 @@ class Oracle:
 
     def brew(self) -> Steps:
         """Fill the Mug with coffee at the CoffeeMachine (leaves the Mug in the machine): it must be clean and empty."""
-        mug = self.one("Mug")
+        mug = self.required("Mug")
         if mug.fill == "coffee":
             return
         yield from self.wash("Mug")
-        mug = self.one("Mug")
+        mug = self.required("Mug")
         if mug.fill is not None:
             yield from self.hold("Mug")
             yield from self.act("EMPTY", "Mug")
@@ -267,7 +296,7 @@ class Oracle:
         yield from self.hold("Mug")
         yield from self.act("DRINK", "Mug")
         yield from self.wash("Mug")
-        if self.one("Mug").fill is not None:  # AI2-THOR's faucet fills what it washes
+        if self.required("Mug").fill is not None:  # AI2-THOR's faucet fills what it washes
             yield from self.hold("Mug")
             yield from self.act("EMPTY", "Mug")
         yield from self.place("Mug", "Cabinet")
@@ -309,7 +338,7 @@ class Oracle:
     def _putaway(self) -> Steps:
         for otype in self.env.plan.goals.put_away:
             yield from self.wash(otype)
-            obj = self.one(otype)
+            obj = self.required(otype)
             homes = STORAGE[otype]
             if not any(self.world.objects[a].type in homes for a in self.world.ancestors(obj.id)):
                 roomy = [h for h in homes if any(self.env.layer.fits(r, obj) for r in self.env.layer.instances(h))]
@@ -328,7 +357,7 @@ class Oracle:
             yield from self.place(piece, goal.destination_type, self.loose)
 
     def _set_table(self) -> Steps:
-        table = self.one("DiningTable")
+        table = self.required("DiningTable")
         keep = {"Mug", "Plate"}
         while True:
             clutter = [self.world.objects[c] for c in self.world.children(table.id)
@@ -341,7 +370,7 @@ class Oracle:
         yield from self.brew()
         yield from self.place("Mug", "DiningTable")
         yield from self.wash("Plate")
-        if self.parent_type(self.one("Plate")) != "DiningTable":
+        if self.parent_type(self.required("Plate")) != "DiningTable":
             yield from self.place("Plate", "DiningTable")
         yield from self.toast()
         yield from self.place("BreadSliced", "Plate", lambda o: o.is_cooked)

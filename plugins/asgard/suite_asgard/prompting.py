@@ -45,7 +45,7 @@ def fill(template: str, **values: str) -> str:
 def history_lines(history: list[StepRecord], feedback: str) -> list[str]:
     """The numbered action history (from 0) in the condition's feedback style; unparsable turns are left out, but
     not empty replies (the harness leaves out only its `None None` entries)."""
-    lines = []
+    lines: list[str] = []
     for step in history:
         info = step.info or {}
         action = info.get("action") or (step.action.text if step.action.ok else None)
@@ -138,11 +138,11 @@ def build_messages(task: Task, observation: Observation, history: list[StepRecor
     system_message = task.data["prompt"].get("system_message", True)
     text = turn_text(task, history) if system_message else prompt_text(task, history)
     head = [{"role": "system", "content": fixed_text(task)}] if system_message else []
-    images = [img for img in observation.images if img.png is not None]
-    if not images:
+    pngs = [img.png for img in observation.images if img.png is not None]
+    if not pngs:
         return [*head, {"role": "user", "content": text}]
     parts: list[dict[str, Any]] = [{"type": "text", "text": text}]
-    for image in images:
-        url = "data:image/png;base64," + base64.b64encode(image.png).decode("ascii")
+    for png in pngs:
+        url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
         parts.append({"type": "image_url", "image_url": {"url": url}})
     return [*head, {"role": "user", "content": parts}]

@@ -60,8 +60,10 @@ def settle(task: Task, trajectory: Trajectory, env: Any) -> Settlement:
     if end == MAX_STEPS:
         return Settlement(outcome, metrics, f"step limit reached after {n} steps; unmet: {left}", end)
     repeats = env.termination.rules.loop_repeats
-    reason = {MAX_REPEATS: f"the same action or sequence repeated {repeats} times in a row",
-              MAX_FAILURES: "10 failed turns in a row"}.get(end, f"ended ({trajectory.end_reason})")
+    # keyed by str | None: `end` is None when the episode ended for a reason the termination did not give
+    reasons: dict[str | None, str] = {MAX_REPEATS: f"the same action or sequence repeated {repeats} times in a row",
+                                      MAX_FAILURES: "10 failed turns in a row"}
+    reason = reasons.get(end, f"ended ({trajectory.end_reason})")
     return Settlement("agent_failure", metrics, f"{reason}; unmet: {left}", end or "unfinished")
 
 

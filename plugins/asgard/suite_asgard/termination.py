@@ -108,7 +108,7 @@ class Termination:
         self.steps += 1
         parsed = action is not None
         if parsed or self.rules.loop_counts_unparsable:
-            self.actions.append(action if parsed else UNPARSABLE_ENTRY)
+            self.actions.append(action if action is not None else UNPARSABLE_ENTRY)
         self.objects.append(obj if parsed and obj is not None else UNPARSABLE_ENTRY)
         self.failures_in_row = 0 if success else self.failures_in_row + 1
         self.first_goal_steps += [self.steps] * new_goals

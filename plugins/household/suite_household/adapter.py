@@ -82,7 +82,9 @@ class SimAdapter:
         """The RGB frame of the last event (the embedded backend renders one when the step skipped it)."""
         frame = getattr(self.event, "frame", None)
         if frame is None and self.embedded:
-            frame = self.ctl.renderer.render(self.ctl.world).rgb
+            frame = self.ctl.renderer.render(self.ctl.world).require_rgb()
+        if frame is None:
+            raise RuntimeError("the last AI2-THOR event has no RGB frame (was the step run with renderImage=False?)")
         return frame
 
     def close(self) -> None:

@@ -113,7 +113,7 @@ class Controller:
         self.grid_size, self.rotate_step = float(gridSize), float(rotateStepDegrees)
         self.rules = rules if rules is not None else thor_rules()
         self.hand_opacity, self.show_labels = float(handOpacity), bool(showLabels)
-        self.settings = {
+        self.settings: dict[str, Any] = {
             "width": self.width,
             "height": self.height,
             "fieldOfView": self.fov,
@@ -143,7 +143,7 @@ class Controller:
         name = args.get("action")
         render = bool(args.get("renderImage", self.settings["renderImage"]))
         self.collided: list[str] = []
-        self.current_action = name
+        self.current_action = str(name)  # what `_event` reports as lastAction too
         success, error, ret = True, "", None
         try:
             if name not in ACTIONS:
@@ -205,9 +205,9 @@ class Controller:
             frame = self.renderer.render(self.world)
             self._pick = (self.world.version, frame)
             if self.hand_opacity > 0 and self.world.held:
-                frame.rgb = draw_hand(frame.rgb, self.hand_opacity)
+                frame.rgb = draw_hand(frame.require_rgb(), self.hand_opacity)
             if self.show_labels:
-                frame.rgb = draw_labels(frame.rgb, frame, self.world)
+                frame.rgb = draw_labels(frame.require_rgb(), frame, self.world)
         return Event(self.world.snapshot(), base, frame, self.settings, self.entries)
 
     def stop(self) -> None:

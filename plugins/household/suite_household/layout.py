@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from typing import Any
 
 from suite_household.catalog import TYPES, spec
 from suite_household.world import WALL_THICKNESS, Fixture, Obj, Room
@@ -95,6 +96,13 @@ class RoomLayout:
         names = self.pool.get(otype)
         return names.pop(0) if names else None
 
+    def _take_counted(self, otype: str) -> str:
+        """Pop the next name of a type the caller counted in the inventory before laying it out."""
+        name = self.take(otype)
+        if name is None:
+            raise RuntimeError(f"room layout: no {otype} left in the inventory of room {self.room.id}")
+        return name
+
     def allocate(self, band: dict, width: float, sides: list[str] | None = None) -> tuple[str, float] | None:
         """First free interval of `width` on a wall band: (side, start along the wall)."""
         for side in sides or self.sides:
@@ -130,9 +138,9 @@ class RoomLayout:
         size: tuple,
         facing: int,
         parent: str | None = None,
-        **state: object,
+        **state: Any,
     ) -> Obj:
-        """Record a laid-out object."""
+        """Record a laid-out object; `state` holds further `Obj` fields (is_toggled, controls, ...)."""
         obj = Obj(
             id=name,
             type=otype,
@@ -192,7 +200,7 @@ class RoomLayout:
             _, _, side, s0 = sp[0]
             width = sp[-1][3] + sp[-1][1] - s0
             center, size = self.on_wall(side, s0, width, UNIT_D + 0.03, COUNTER_H, SLAB)
-            self.add("CounterTop", self.take("CounterTop"), center, size, _FACING[side])
+            self.add("CounterTop", self._take_counted("CounterTop"), center, size, _FACING[side])
         covered = {id(u) for sp in topped for u in sp}
         for unit in placed:
             self._unit(unit, id(unit) in covered)
@@ -224,13 +232,13 @@ class RoomLayout:
         top = COUNTER_H + SLAB if covered else COUNTER_H
         center, size = self.on_wall(side, s, width, UNIT_D, 0.0, COUNTER_H)
         if kind == "Sink":
-            sink = self.add("Sink", self.take("Sink"), center, size, face)
+            sink = self.add("Sink", self._take_counted("Sink"), center, size, face)
             self._sink_parts(sink, side, s, width, top)
         elif kind == "Stove":
             self.fixtures.append(Fixture(_box(center, size), (60, 60, 64)))
             self._stove(side, s, width, top)
         elif kind == "Cabinet":
-            self.add("Cabinet", self.take("Cabinet"), center, size, face)
+            self.add("Cabinet", self._take_counted("Cabinet"), center, size, face)
         elif kind == "Drawers":
             low = COUNTER_H
             for k in range(3):
@@ -292,7 +300,7 @@ class RoomLayout:
             Fixture((x - w / 2, 0.0, z - d / 2, x + w / 2, COUNTER_H, z + d / 2), (120, 95, 70))
         )
         self.add(
-            "CounterTop", self.take("CounterTop"), (x, COUNTER_H + SLAB / 2, z), (w + 0.04, SLAB, d + 0.04), 0
+            "CounterTop", self._take_counted("CounterTop"), (x, COUNTER_H + SLAB / 2, z), (w + 0.04, SLAB, d + 0.04), 0
         )
         return True
 
@@ -350,7 +358,7 @@ class RoomLayout:
             self.add("BathtubBasin", basin, c, sz, tub.facing, parent=tub.id)
         if len(self.pool.get("Faucet", [])) > 0:
             c, sz = self.on_wall(side, s + 0.05, 0.08, 0.12, tub.top, 0.2, out=0.0)
-            self.add("Faucet", self.take("Faucet"), c, sz, tub.facing)
+            self.add("Faucet", self._take_counted("Faucet"), c, sz, tub.facing)
         for k, panel in enumerate(("ShowerCurtain", "ShowerDoor", "ShowerGlass")):
             name = self.take(panel)
             if name:

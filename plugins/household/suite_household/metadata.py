@@ -135,6 +135,8 @@ def _carried_center(world: World, obj: Obj) -> tuple[float, float, float]:
     hx, hy, hz = hand_position(world.agent)
     if obj.picked_up:
         return hx, hy, hz
+    if world.held is None:  # callers pass what the agent holds or what is on or in it
+        raise ValueError(f"{obj.id} is not carried: the agent holds nothing")
     px, py, pz = world.objects[world.held].center
     cx, cy, cz = obj.center
     return cx + hx - px, cy + hy - py, cz + hz - pz

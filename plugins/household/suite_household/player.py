@@ -228,7 +228,8 @@ def _plain(value: Any) -> Any:
 
 def write_message(pipe: BinaryIO, metadata: dict[str, Any], images: list[tuple[int, bytes]]) -> None:
     """One message to the controller: metadata, image fields, end-of-message."""
-    import msgpack  # installed with ai2thor (the thor extra), like everything that talks to the player
+    # installed with ai2thor (the thor extra), like everything that talks to the player; msgpack ships no types
+    import msgpack  # type: ignore[import-untyped]
 
     body = msgpack.packb(metadata, default=_plain, use_bin_type=True)
     parts = [HEADER.pack(METADATA, len(body)), body]

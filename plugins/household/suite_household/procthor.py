@@ -39,13 +39,13 @@ def procthor_house(scene: Scene) -> dict[str, Any]:
                           "assetPosition": _xyz(*o.center)})
         elif o.type != "Floor":
             objects.append(_object(o))
-    a = scene.agent
+    agent = scene.agent
     return {"rooms": rooms, "walls": walls, "doors": doors, "windows": [], "objects": objects,
             "proceduralParameters": {"lights": [], "skyboxId": "Sky1", "receptacleHeight": 0.7,
                                      "floorColliderThickness": 1.0, "reflections": []},
             "metadata": {"schema": "1.0.0", "name": scene.name,
-                         "agent": {"position": _xyz(a.x, 0.9, a.z), "rotation": _xyz(0, a.yaw, 0),
-                                   "horizon": a.horizon, "standing": a.standing}}}
+                         "agent": {"position": _xyz(agent.x, 0.9, agent.z), "rotation": _xyz(0, agent.yaw, 0),
+                                   "horizon": agent.horizon, "standing": agent.standing}}}
 
 
 def _object(o: Obj) -> dict[str, Any]:

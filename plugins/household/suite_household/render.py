@@ -31,10 +31,16 @@ _LIGHTS_OFF = (np.arange(256, dtype=np.uint8) * 0.45).astype(np.uint8)
 class Frame:
     """One rendered view: RGB, z-depth (m) and the per-pixel owner index into `ids`."""
 
-    rgb: np.ndarray
+    rgb: np.ndarray | None  # None when rendered with shade_colors=False
     depth: np.ndarray
     owner: np.ndarray
     ids: list[str]
+
+    def require_rgb(self) -> np.ndarray:
+        """The RGB image; RuntimeError when the frame was rendered without it (shade_colors=False)."""
+        if self.rgb is None:
+            raise RuntimeError("this frame was rendered with shade_colors=False and has no RGB image")
+        return self.rgb
 
 
 @dataclass(frozen=True)

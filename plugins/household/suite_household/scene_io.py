@@ -47,9 +47,7 @@ def scene_from_dict(data: dict[str, Any], source: str | Path = "<scene>") -> Sce
     for i, o in enumerate(data["objects"]):
         if o["type"] not in TYPES:
             raise DataError(source, f"/objects/{i}/type", f"a known object type, not {o['type']!r}")
-    objects = tuple(
-        Obj(**{k: tuple(v) if isinstance(v, list) else v for k, v in o.items()}) for o in data["objects"]
-    )
+    objects = tuple(_obj_from_dict(o) for o in data["objects"])
     ids = {o.id for o in objects}
     for i, o in enumerate(objects):
         if o.parent is not None and o.parent not in ids:
@@ -66,6 +64,12 @@ def scene_from_dict(data: dict[str, Any], source: str | Path = "<scene>") -> Sce
         agent=Agent(**data["agent"]),
         meta=data.get("meta", {}),
     )
+
+
+def _obj_from_dict(o: dict[str, Any]) -> Obj:
+    # JSON arrays become the tuples Obj holds; the schema (validated by the caller) fixes the fields' names and types
+    fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in o.items()}
+    return Obj(**fields)
 
 
 def save_scene(scene: Scene, path: str | Path) -> Path:

@@ -11,7 +11,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from suite.contract.records import Action, Task
+from suite.contract.records import Action, Observation, StepRecord, Task
+from suite.run.agents import Agent, AgentContext, AgentTurn
 
 from suite_household.player import SCENES_ENV
 from suite_household.scene_io import save_scene
@@ -38,7 +39,7 @@ def use_household_player(monkeypatch: Any, folder: Path, scenes: Iterable[Scene]
 
 def record_thor_steps(monkeypatch: Any) -> list[tuple[str, dict[str, Any]]]:
     """Every action the real `ai2thor.controller.Controller` sends from now on in this test, as (name, args)."""
-    from ai2thor.controller import Controller
+    from ai2thor.controller import Controller  # type: ignore[import-untyped]  # ai2thor ships no type information
 
     calls: list[tuple[str, dict[str, Any]]] = []
     step = Controller.step
@@ -57,11 +58,11 @@ def oracle_episode(benchmark: str, task: Task, config: Any, actions: list[Action
     """The benchmark's registered oracle run on the task (or, given `actions`, those actions replayed as the
     agent, after `prepare(env)` sets the env up as the oracle does): every step's action, feedback, done and info,
     the end reason and the settlement (what `suite replay` compares), and the actions, under "actions"."""
-    from suite.run.agents import AgentContext
     from suite.run.host import build_host
     from suite.run.loop import TraceSink, run_episode
 
     host = build_host()
+    agent: Agent
     if actions is None:
         agent = host.registry.agent("oracle", benchmark).factory(AgentContext(host, benchmark, config))
     else:
@@ -73,7 +74,7 @@ def oracle_episode(benchmark: str, task: Task, config: Any, actions: list[Action
             "settlement": asdict(result.settlement), "actions": [s.action for s in result.trajectory.steps]}
 
 
-class _Replay:
+class _Replay(Agent):
     """Recorded actions as the agent, the env prepared as the oracle that chose them prepared it."""
 
     def __init__(self, actions: list[Action], prepare: Callable[[Any], None] | None) -> None:
@@ -84,8 +85,6 @@ class _Replay:
         if self.prepare is not None:
             self.prepare(env)
 
-    async def act(self, task: Task, observation: Any, history: list[Any]) -> Any:
+    async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
         """The next recorded action."""
-        from suite.run.agents import AgentTurn
-
         return AgentTurn(action=self.actions[len(history)])

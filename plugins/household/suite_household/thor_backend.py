@@ -101,7 +101,7 @@ class ThorController:
 
     def __init__(self, scene: Any, rules: RuleSet | None = None, **settings: Any) -> None:
         try:
-            from ai2thor.controller import Controller as AI2ThorController
+            from ai2thor.controller import Controller as AI2ThorController  # type: ignore[import-untyped]  # no types
         except ImportError as exc:
             raise RuntimeError(
                 "env.backend=ai2thor needs the thor extra: pip install 'embodied-suite[thor]'"

@@ -100,7 +100,7 @@ def specs(rng: random.Random) -> list[Spec]:
                              ["Pan", "Plate"])}
     counts = {"Potato": 6, "Egg": 12, "Bread": 6, "PotatoSliced": 12}
     for food, (text, served, dish, dirtyable) in cook.items():
-        options = [[]] + [[d] for d in dirtyable] + ([dirtyable] if len(dirtyable) > 1 else [])
+        options: list[list[str]] = [[]] + [[d] for d in dirtyable] + ([dirtyable] if len(dirtyable) > 1 else [])
         for k in range(counts[food]):
             dirty = options[k % len(options)]
             raw = "Potato" if food == "PotatoSliced" else food
