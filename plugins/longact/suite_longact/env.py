@@ -194,7 +194,7 @@ class LongActEnv:
         modes = self.settings["images"]
         step = self.counts.raw
         if "rgb" in modes:
-            images.append(Image(png=_png(frame.rgb), label=f"rgb {step}"))
+            images.append(Image(png=_png(frame.require_rgb()), label=f"rgb {step}"))
         if "depth" in modes:
             depth = np.clip(frame.depth / DEPTH_RANGE_M, 0, 1)
             images.append(Image(png=_png((255 - depth * 255).astype(np.uint8)), label=f"depth {step}"))
