@@ -11,7 +11,6 @@ import venv
 from pathlib import Path
 
 import pytest
-
 import suite
 
 REPO = Path(__file__).resolve().parents[1]
