@@ -74,9 +74,9 @@ class Run:
 
 def load(path: str | Path) -> Run:
     """The run folder at `path` (or of that name under the runs folder); a SuiteError when it is not one."""
-    run = Run(find_run(str(path)))
-    run.meta  # noqa: B018 - opening its database checks that it is a run folder
-    return run
+    root = find_run(str(path))
+    RunStore(root).close()  # a SuiteError when the folder holds no run database
+    return Run(root)
 
 
 def run_folder(run: Run | str | Path) -> Path:
