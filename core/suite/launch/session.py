@@ -160,6 +160,15 @@ def resume_session(host: PluginHost, root: Path, options: Options) -> tuple[runn
         store.close()
         raise SuiteError(f"{root} is not a whole run: {problem} (its creation was cut off); start a new run")
     store.lock()
+    try:
+        return _reopened(host, root, store, options)
+    except BaseException:
+        store.close()  # a refused resume holds no lock (a caller may keep the error, as a notebook does)
+        raise
+
+
+def _reopened(host: PluginHost, root: Path, store: RunStore, options: Options) -> tuple[runner.RunSession, list]:
+    """The session of a locked run folder, its unfinished episodes planned."""
     saved = configmod.load_saved(root / CONFIG_NAME)
     cfg = saved.copy()
     apply_options(cfg, options, RUN_FLAGS)
