@@ -134,3 +134,31 @@ def test_the_example_script_runs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "omniear" in done.stdout and "success" in done.stdout
     assert suite.load(tmp_path / "run").status == "complete"
+
+
+def test_a_cancelled_arun_leaves_an_interrupted_run_that_resume_finishes(tmp_path: Path) -> None:
+    from suite.models import register_script
+
+    out = tmp_path / "r"
+
+    async def cancelled() -> None:
+        called = asyncio.Event()
+        loop = asyncio.get_running_loop()
+
+        def reply(messages: list[dict[str, Any]]) -> str:
+            if not loop.is_closed():  # the resume below calls it after this loop is gone
+                loop.call_soon_threadsafe(called.set)
+            return "ACTION: +1"
+
+        register_script("api-cancel", reply, latency_s=0.01)
+        task = asyncio.create_task(suite.arun("template", model="scripted/api-cancel", out=out, progress=False,
+                                              overrides={"model.cache": False}))
+        await called.wait()  # the run is under way
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(cancelled())
+    run = suite.load(out)
+    assert run.status == "interrupted" and len(run.records()) < 12
+    assert suite.resume(run, progress=False).status == "complete" and len(run.records()) == 12
