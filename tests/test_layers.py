@@ -14,7 +14,8 @@ import suite
 CORE = Path(suite.__file__).resolve().parent
 
 #: bottom to top; a group may import the groups before it in this list
-LAYERS = ["contract", "models", "data", "store", "report", "run", "executors", "launch", "audit", "cli", "testing"]
+LAYERS = ["contract", "models", "data", "store", "report", "run", "executors", "launch", "audit", "api", "cli",
+          "testing"]
 
 
 def _type_checking_block(node: ast.AST) -> bool:

@@ -598,10 +598,19 @@ def test_a_node_model_call_actor_answers_as_the_process_would_and_survives_a_kil
     from suite.executors.ray_models import NodeCalls, NodeModelCalls
     from suite.models import ModelClient, RetryPolicy, load_litellm, register_script
 
+    started = tmp_path / "again-started"  # the first attempt of "again" is on the actor: it waits there for the kill
+
     def reply(messages: list[dict[str, Any]]) -> str:
         if messages[-1]["content"] == "400":
             raise load_litellm().BadRequestError("bad request", llm_provider="scripted", model="m")
+        if messages[-1]["content"] == "again" and not started.exists():
+            started.touch()
+            time.sleep(120)  # ended by the kill: only the retry on the restarted actor answers
         return "node: " + messages[-1]["content"]
+
+    async def in_flight() -> None:
+        while not started.exists():
+            await asyncio.sleep(0.01)
 
     script = register_script("node-echo", reply, latency_s=0.5, any_process=True)
     actor = NodeModelCalls.remote([script])
@@ -620,8 +629,8 @@ def test_a_node_model_call_actor_answers_as_the_process_would_and_survives_a_kil
                 await ask(client, "400")
             errors.append(str(failed.value))
         call = asyncio.ensure_future(ask(there, "again"))
-        await asyncio.sleep(0.2)
-        ray.kill(actor, no_restart=False)  # Ray restarts it; the attempt in flight is retried
+        await asyncio.wait_for(in_flight(), 60)
+        ray.kill(actor, no_restart=False)  # Ray restarts it; the attempt in flight is retried once it serves again
         return same, await asyncio.wait_for(call, 60), *errors
 
     (a, b), again, error_here, error_there = asyncio.run(run())

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 
 from suite.cli.output import EXIT_INFRA_FAILURES, EXIT_INTERRUPTED, EXIT_MODEL_FAILED, EXIT_STOPPED
-from suite.contract.errors import ConfigError
-from suite.launch.compose import RUN_FLAGS, apply_data_dir, compose_config, split_names
+from suite.launch.compose import Options
 from suite.launch.consoles import console, err_console
-from suite.launch.session import execute_session, resume_session, start_session
+from suite.launch.session import execute_session, open_session
 from suite.report import render, summarize
 from suite.run import runner
 from suite.run.host import build_host
@@ -46,13 +45,6 @@ def _finish(session: runner.RunSession, status: str, show_report: bool) -> int:
 def command(args: argparse.Namespace) -> int:
     """`suite run`: run benchmarks (or resume a run) and print the table."""
     host = build_host()
-    if args.retry_infra and not args.resume:
-        raise ConfigError("--retry-infra re-runs episodes of an existing run: use it with --resume RUN")
-    if args.resume:
-        session, tasks = resume_session(host, find_run(args.resume), args)
-    else:
-        cfg = compose_config(host, args, RUN_FLAGS)
-        apply_data_dir(cfg, runner.resolve_benchmarks(host, split_names(cfg.run.plugins)), args.data_dir)
-        session, tasks = start_session(host, cfg, cfg.run.out)
+    session, tasks = open_session(host, Options.of(args), find_run(args.resume) if args.resume else None)
     status = execute_session(session, tasks)
     return _finish(session, status, not args.no_report)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from suite.cli.output import print_table
-from suite.launch.compose import planning_config
+from suite.launch.compose import Options, planning_config
 from suite.launch.consoles import err_console
 from suite.run import runner
 from suite.run.host import build_host
@@ -14,7 +14,7 @@ from suite.run.host import build_host
 def command(args: argparse.Namespace) -> int:
     """`suite tasks PLUGIN`: the tasks a plugin would run."""
     host = build_host()
-    cfg, benchmarks = planning_config(host, args, [args.plugin])
+    cfg, benchmarks = planning_config(host, Options.of(args), [args.plugin])
     choices = runner.resolve_data(host, cfg, benchmarks)
     tasks = runner.load_all_tasks(host, cfg, benchmarks)
     rows = [[t.benchmark, t.id, t.category or "-", t.max_steps or "-"] for t in tasks]

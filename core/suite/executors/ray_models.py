@@ -153,10 +153,11 @@ class NodeCalls:
     async def _restarted(self) -> None:
         """Wait until Ray has restarted the actor (at most `RESTART_WAIT_S`; at once when it is gone for good), so
         that the retry of an attempt it lost finds it serving instead of spending the model's retries on a restart
-        (its start, litellm's import included, takes seconds)."""
+        (its start, litellm's import included, takes seconds). `ready` is sent with task retries: with the class's
+        at-most-once default, a call sent while the actor restarts fails at once instead of waiting for it."""
         with contextlib.suppress(Exception):
             async with asyncio.timeout(RESTART_WAIT_S):
-                await self.actor.ready.remote()
+                await self.actor.ready.options(max_task_retries=-1).remote()
 
     async def call(self, request: dict[str, Any], pricing: Pricing) -> CallResult:
         """One attempt on the node's model-call actor; its death is a transient failure (retried)."""

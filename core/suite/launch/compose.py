@@ -4,6 +4,8 @@ against its schema before anything runs."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,26 @@ RUN_FLAGS = {
 }
 
 
+@dataclass(frozen=True)
+class Options:
+    """What a command is given over the defaults (or a resumed run's saved config), as the CLI's flags and the
+    Python API's arguments both say it: flag values by name (None: not given), `key=value` overrides, config files,
+    a data directory, and whether a resume re-runs infra failures."""
+
+    flags: Mapping[str, Any] = field(default_factory=dict)
+    overrides: Sequence[str] = ()
+    config_files: Sequence[str] = ()
+    data_dir: str | None = None
+    retry_infra: bool = False
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> Options:
+        """The options a parsed command line holds."""
+        return cls(vars(args), list(getattr(args, "overrides", None) or []),
+                   list(getattr(args, "config_files", None) or []), getattr(args, "data_dir", None),
+                   bool(getattr(args, "retry_infra", False)))
+
+
 def split_names(value: Any) -> list[str]:
     """A comma-separated string or a list as a list of names (None: none)."""
     if value is None:
@@ -36,28 +58,28 @@ def split_names(value: Any) -> list[str]:
     return [str(v) for v in value]
 
 
-def compose_config(host: PluginHost, args: argparse.Namespace, flags: dict[str, str]) -> DictConfig:
+def compose_config(host: PluginHost, options: Options, flags: dict[str, str]) -> DictConfig:
     """Defaults, then `key=value` overrides, then flags; unknown keys fail with a suggestion."""
     cfg = default_config(sorted(host.registry.benchmarks), host)
-    apply_config_files(cfg, args)
-    configmod.apply_overrides(cfg, list(getattr(args, "overrides", []) or []))
-    apply_flags(cfg, args, flags)
+    apply_options(cfg, options, flags)
     return cfg
 
 
-def apply_config_files(cfg: DictConfig, args: argparse.Namespace) -> None:
-    """`--config FILE` (in the order given) over the defaults."""
-    for name in getattr(args, "config_files", None) or []:
+def apply_options(cfg: DictConfig, options: Options, flags: dict[str, str]) -> None:
+    """`--config FILE`s (in the order given), then `key=value` overrides, then flags over `cfg`."""
+    for name in options.config_files:
         path = Path(name)
         if not path.is_file():
             raise ConfigError(f"--config {name}: no such file")
         configmod.apply_file(cfg, path)
+    configmod.apply_overrides(cfg, list(options.overrides))
+    apply_flags(cfg, options.flags, flags)
 
 
-def apply_flags(cfg: DictConfig, args: argparse.Namespace, flags: dict[str, str]) -> None:
+def apply_flags(cfg: DictConfig, values: Mapping[str, Any], flags: dict[str, str]) -> None:
     """Command-line flags over the config (they win over `key=value` overrides)."""
     for attr, key in flags.items():
-        value = getattr(args, attr, None)
+        value = values.get(attr)
         if value is not None:
             configmod.set_value(cfg, key, split_names(value) if attr == "plugins" else value)
 
@@ -86,14 +108,11 @@ def check_run_settings(host: PluginHost, cfg: DictConfig, benchmarks: list[str])
     settings.check_settings(cfg, {b: host.benchmark(b).config_schema for b in benchmarks}, flags)
 
 
-def planning_config(host: PluginHost, args: argparse.Namespace, plugins: list[str]) -> tuple[DictConfig, list[str]]:
+def planning_config(host: PluginHost, options: Options, plugins: list[str]) -> tuple[DictConfig, list[str]]:
     """The config and benchmarks of a command that plans tasks without running a model (`tasks`, `validate`,
     `audit`), every setting checked."""
-    cfg = default_config(sorted(host.registry.benchmarks), host)
-    apply_config_files(cfg, args)
-    configmod.apply_overrides(cfg, list(args.overrides or []))
-    apply_flags(cfg, args, SELECTION_FLAGS)
+    cfg = compose_config(host, options, SELECTION_FLAGS)
     benchmarks = runner.resolve_benchmarks(host, plugins)
-    apply_data_dir(cfg, benchmarks, args.data_dir)
+    apply_data_dir(cfg, benchmarks, options.data_dir)
     check_run_settings(host, cfg, benchmarks)
     return cfg, benchmarks

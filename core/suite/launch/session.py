@@ -3,10 +3,11 @@ create or reopen the run folder, execute the planned episodes with the configure
 
 from __future__ import annotations
 
-import argparse
+import contextlib
 import gc
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,12 @@ from suite.contract.runinfo import RunInfo
 from suite.data import datadirs
 from suite.launch.compose import (
     RUN_FLAGS,
-    apply_config_files,
-    apply_flags,
+    Options,
+    apply_data_dir,
+    apply_options,
     check_extras,
     check_run_settings,
+    compose_config,
     split_names,
 )
 from suite.launch.consoles import err_console
@@ -138,7 +141,18 @@ def start_session(
     return runner.RunSession(host, cfg, store, info, labels, model=model, call_workers=workers), tasks
 
 
-def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tuple[runner.RunSession, list]:
+def open_session(host: PluginHost, options: Options, resume: Path | None = None) -> tuple[runner.RunSession, list]:
+    """A new run's session from the options (`suite run`), or the run folder `resume`'s (`suite run --resume`)."""
+    if options.retry_infra and resume is None:
+        raise ConfigError("--retry-infra re-runs episodes of an existing run: use it with --resume RUN")
+    if resume is not None:
+        return resume_session(host, resume, options)
+    cfg = compose_config(host, options, RUN_FLAGS)
+    apply_data_dir(cfg, runner.resolve_benchmarks(host, split_names(cfg.run.plugins)), options.data_dir)
+    return start_session(host, cfg, cfg.run.out)
+
+
+def resume_session(host: PluginHost, root: Path, options: Options) -> tuple[runner.RunSession, list]:
     """Reopen a run folder and plan only its unfinished episodes."""
     store = RunStore(root)
     problem = store.creation_problem()
@@ -146,12 +160,19 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
         store.close()
         raise SuiteError(f"{root} is not a whole run: {problem} (its creation was cut off); start a new run")
     store.lock()
+    try:
+        return _reopened(host, root, store, options)
+    except BaseException:
+        store.close()  # a refused resume holds no lock (a caller may keep the error, as a notebook does)
+        raise
+
+
+def _reopened(host: PluginHost, root: Path, store: RunStore, options: Options) -> tuple[runner.RunSession, list]:
+    """The session of a locked run folder, its unfinished episodes planned."""
     saved = configmod.load_saved(root / CONFIG_NAME)
     cfg = saved.copy()
-    apply_config_files(cfg, args)
-    configmod.apply_overrides(cfg, list(args.overrides or []))
-    apply_flags(cfg, args, RUN_FLAGS)
-    if args.data_dir:
+    apply_options(cfg, options, RUN_FLAGS)
+    if options.data_dir:
         raise ConfigError("--data-dir cannot change when a run is resumed; start a new run instead")
     _check_resume_changes(saved, cfg)
     meta = store.meta()
@@ -159,7 +180,7 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
     check_run_settings(host, cfg, benchmarks)
     check_extras(host, cfg, benchmarks)
     _check_data_unchanged(meta)
-    if args.retry_infra:
+    if options.retry_infra:
         reopened = store.reopen(INFRA_OUTCOMES)
         counts = ", ".join(f"{n} {outcome}" for outcome, n in sorted(reopened.items())) or "none"
         err_console.print(f"retrying episodes that ended in infra failures: {counts} (earlier attempts are kept: "
@@ -256,8 +277,9 @@ async def execute(session: runner.RunSession, tasks: list[Task]) -> str:
     return status
 
 
-def execute_session(session: runner.RunSession, tasks: list) -> str:
-    """Run the planned episodes with a progress display; returns the run status."""
+@contextlib.contextmanager
+def progress_shown(session: runner.RunSession, tasks: list) -> Iterator[None]:
+    """The run's progress display on standard error while the episodes run."""
     done = session.store.counts().get("done", 0)
     with RunProgress(total=len(tasks), console=err_console, budgets=[t.max_steps for t in tasks],
                      concurrency=int(session.cfg.run.concurrency)) as progress:
@@ -265,6 +287,13 @@ def execute_session(session: runner.RunSession, tasks: list) -> str:
         progress.note(f"run {session.store.root}: {len(tasks)} episodes to run ({done} already finished)")
         if session.call_workers is not None:
             progress.note(f"model calls made in {session.call_workers.size} worker process(es) (model.call_workers)")
+        yield
+
+
+def execute_session(session: runner.RunSession, tasks: list, progress: bool = True) -> str:
+    """Run the planned episodes on a suite event loop, with a progress display unless `progress` is False; returns
+    the run status."""
+    with progress_shown(session, tasks) if progress else contextlib.nullcontext():
         try:
             status = run_to_completion(execute(session, tasks))
         except KeyboardInterrupt:

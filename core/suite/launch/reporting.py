@@ -1,0 +1,41 @@
+"""The cross-benchmark report of run folders as `suite report` and the Python API make it: the report settings a run
+saved, the plugin host (or none, with a warning), and the summary."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from omegaconf import DictConfig
+
+from suite.contract import config as configmod
+from suite.contract.errors import PluginError
+from suite.launch.consoles import err_console
+from suite.report import summarize
+from suite.run.host import PluginHost, build_host, default_config
+from suite.store.run_folder import CONFIG_NAME
+
+
+def report_summary(roots: list[Path], reference: bool | None = None) -> tuple[PluginHost | None, dict[str, Any]]:
+    """The report summary of `roots` (the first is the baseline) and the host it read the plugins with; `reference`
+    None takes `report.reference` from the first saved config."""
+    cfg = report_settings(roots)
+    host = host_or_none()
+    with_reference = bool(reference if reference is not None else cfg.get("reference", False))
+    return host, summarize(host, roots, cfg.bootstrap, cfg.confidence, cfg.seed, with_reference)
+
+
+def report_settings(roots: list[Path]) -> DictConfig:
+    """The report section of the first run folder that saved its config (a run that crashed early may not
+    have), else the defaults."""
+    saved = next((root / CONFIG_NAME for root in roots if (root / CONFIG_NAME).is_file()), None)
+    return (configmod.load_saved(saved) if saved else default_config([])).report
+
+
+def host_or_none() -> PluginHost | None:
+    """The plugin host, or None (with a warning) when the plugins cannot be loaded: the report then shows outcomes."""
+    try:
+        return build_host()
+    except PluginError as exc:
+        err_console.print(f"warning: {exc}; the report shows outcomes only", highlight=False)
+        return None
