@@ -12,8 +12,8 @@ import time
 from typing import Any
 
 from omegaconf import OmegaConf
-from suite.run import runner
-from suite.run.host import build_host, default_config
+from suite.engine import runner
+from suite.engine.host import build_host, default_config
 
 BENCHMARKS = ("agentvqa", "asgard", "longact", "vigil")
 

@@ -20,8 +20,8 @@ import time
 from typing import Any
 
 from omegaconf import OmegaConf
-from suite.run.host import default_config
-from suite.run.loop import TraceSink, run_episode
+from suite.engine.host import default_config
+from suite.engine.loop import TraceSink, run_episode
 from suite_longact.env import LongActEnv, make_env_from_data
 from suite_longact.oracle import OracleAgent
 from suite_longact.plugin import PACK_DIR, load_tasks

@@ -60,9 +60,9 @@ from typing import Any
 from suite.contract.hookspecs import hookimpl
 from suite.contract.records import Action, Observation, Settlement, StepResult, Task
 from suite.contract.registry import BenchmarkSpec, Metric
+from suite.engine.host import default_config
 from suite.models import cache_writer, register_script
 from suite.models.event_loops import run_to_completion
-from suite.run.host import default_config
 
 BENCH = "overhead"  # its simulator runs on the event loop (`inline_env`), like OmniEAR's text world
 BENCH_THREADED = "overhead-threaded"  # the same in a worker thread per call, the default for a simulator
@@ -176,8 +176,8 @@ class Probes:
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
         """Wrap FileSink.start/step, litellm.acompletion and litellm's async success handler; undo after."""
+        from suite.engine import runner
         from suite.models import load_litellm
-        from suite.run import runner
 
         litellm = load_litellm()  # first: it sets up litellm's environment before the import below
         from litellm.litellm_core_utils.litellm_logging import Logging
@@ -265,8 +265,8 @@ def run_suite(episodes: int, concurrency: int, model: str, out: Path, bench: str
     """Plan and run `episodes` x 10 steps of `bench` through the suite; (wall, CPU) seconds of the executor's run,
     the CPU of this process and of its model-call worker processes (`model.call_workers`)."""
     from omegaconf import OmegaConf
+    from suite.engine.host import build_host
     from suite.launch.session import execute, start_session
-    from suite.run.host import build_host
 
     host = build_host(extra={BENCH: sys.modules[__name__]}, entry_points=False)
     cfg = default_config(sorted(host.registry.benchmarks))

@@ -19,7 +19,7 @@ import statistics
 import time
 from typing import Any
 
-from suite.run.host import build_host
+from suite.engine.host import build_host
 from suite.testing.conformance import plugin_tasks
 from suite.testing.replies import SHAPES
 

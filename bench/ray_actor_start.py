@@ -29,12 +29,12 @@ from typing import Any
 
 import ray
 from omegaconf import OmegaConf
+from suite.engine.host import default_config
 from suite.executors.ray_cluster import actor_options
 from suite.executors.ray_models import NodeModelCalls, detach
 from suite.executors.ray_worker import EpisodeWorker, WorkerPayload
 from suite.models import CostLedger, ModelClient, RateLimiter, register_script
 from suite.models.litellm_setup import load_litellm
-from suite.run.host import default_config
 
 TARGET_CPU_S, TARGET_MB = 1.0, 200
 
@@ -95,8 +95,9 @@ def measure(actors: int) -> tuple[list[dict[str, Any]], dict[str, float]]:
 
 
 #: What a worker imports, in the order it does: Ray itself, the suite and every plugin (`build_host`), litellm.
-IMPORTS = {"ray": "import ray", "suite_and_plugins": "import ray; from suite.run.host import build_host; build_host()",
-           "litellm": "import ray; from suite.run.host import build_host; build_host(); "
+IMPORTS = {"ray": "import ray",
+           "suite_and_plugins": "import ray; from suite.engine.host import build_host; build_host()",
+           "litellm": "import ray; from suite.engine.host import build_host; build_host(); "
                       "from suite.models.litellm_setup import load_litellm; load_litellm()"}
 
 

@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 
 from suite.contract.records import Action, Image, Observation, StepRecord, Task, Usage
+from suite.engine.runner import FileSink
 from suite.executors.ray_attempt import TraceReplay
 from suite.executors.ray_worker import QueueSink
-from suite.run.runner import FileSink
 from suite.store.run_folder import RunStore
 
 TARGET_MS = 0.15

@@ -31,8 +31,8 @@ from typing import Any
 from step_counter import build_prompt, load_tasks, make_env, parse_action, settle  # noqa: F401 - the plugin's hooks
 from suite.contract.hookspecs import hookimpl
 from suite.contract.registry import BenchmarkSpec, Metric
+from suite.engine.host import default_config
 from suite.models import register_script
-from suite.run.host import default_config
 
 HERE = Path(__file__).resolve().parent
 BENCH = "wait"
@@ -51,7 +51,7 @@ def register(registry: Any) -> None:
 
 def text_simulator_resources() -> dict[str, float]:
     """What the omniear plugin declares for one of its text simulators on Ray."""
-    from suite.run.host import build_host
+    from suite.engine.host import build_host
 
     return dict(build_host().benchmark("omniear").resources)
 
@@ -60,9 +60,9 @@ def timed_run(executor: str, concurrency: int, tasks: list[dict[str, Any]], out:
               resources: dict[str, float] | None = None) -> float:
     """Run `tasks` with `executor` (on Ray with `resources` per simulator); the seconds the run took."""
     from omegaconf import OmegaConf
+    from suite.engine.host import build_host
     from suite.launch.session import execute, start_session
     from suite.models.event_loops import run_to_completion
-    from suite.run.host import build_host
 
     host = build_host()
     cfg = default_config(sorted(host.registry.benchmarks))

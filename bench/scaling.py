@@ -31,8 +31,8 @@ from typing import Any
 from step_counter import build_prompt, burn, load_tasks, make_env, parse_action, settle  # noqa: F401 - the plugin's hooks
 from suite.contract.hookspecs import hookimpl
 from suite.contract.registry import BenchmarkSpec, Metric
+from suite.engine.host import default_config
 from suite.models import register_script
-from suite.run.host import default_config
 
 HERE = Path(__file__).resolve().parent
 BENCH = "burn"
@@ -89,8 +89,8 @@ def machine_ratio(iterations: int) -> float:
 def timed_run(executor: str, concurrency: int, tasks: list[dict[str, Any]], out: Path) -> list[float]:
     """Run `tasks` with `executor`; returns the completion time of each episode."""
     from omegaconf import OmegaConf
+    from suite.engine.host import build_host
     from suite.launch.session import execute, start_session
-    from suite.run.host import build_host
 
     clock = Clock()
     host = build_host(extra={"bench-clock": clock})

@@ -34,8 +34,8 @@ from typing import Any
 from suite.contract.hookspecs import hookimpl
 from suite.contract.records import Action, Observation, Settlement, StepRecord, StepResult, Task
 from suite.contract.registry import BenchmarkSpec, Metric
+from suite.engine.host import default_config
 from suite.models import register_script
-from suite.run.host import default_config
 
 BENCH = "longrun"
 MODEL = "longrun-walker"
@@ -167,8 +167,8 @@ def measure_longact(steps: int, root: Path) -> dict[str, Any]:
 def measure(steps: int, root: Path) -> dict[str, Any]:
     """Run one episode of `steps` steps through the suite and measure its trace."""
     from omegaconf import OmegaConf
+    from suite.engine.host import build_host
     from suite.launch.session import execute_session, start_session
-    from suite.run.host import build_host
 
     host = build_host(extra={BENCH: sys.modules[__name__]}, entry_points=False)
     cfg = default_config(sorted(host.registry.benchmarks))

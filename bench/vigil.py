@@ -18,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from suite.run.host import default_config
-from suite.run.loop import TraceSink, inline, run_episode
+from suite.engine.host import default_config
+from suite.engine.loop import TraceSink, inline, run_episode
 from suite_vigil import plugin
 from suite_vigil.oracle import OracleAgent
 from suite_vigil.packgen.generate import generate

@@ -29,8 +29,8 @@ from typing import Any
 from suite.contract.hookspecs import hookimpl
 from suite.contract.records import Action, Image, Observation, Settlement, StepResult, Task
 from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric
+from suite.engine.agents import PolicyAgent
 from suite.models import register_script
-from suite.run.agents import PolicyAgent
 
 RESOURCES = {"faults": {"num_cpus": 1.0}, "gpusim": {"num_cpus": 1.0, "num_gpus": 0.5}}
 STATE = re.compile(r"number is (-?\d+)\. The target is (-?\d+)")

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 from omegaconf import OmegaConf
-from suite.audit.auditor import interval, pack_audit, plan_benchmark, score, wilson
-from suite.audit.baselines import baseline_config, baseline_settings, baselines_of, check_baseline, solving_baselines
 from suite.cli import audit as audit_command
 from suite.cli.main import main
 from suite.contract.records import Task
 from suite.contract.registry import BenchmarkSpec, Metric, ShortcutBaseline, level_for
-from suite.run import runner
-from suite.run.host import PluginHost, build_host, default_config
+from suite.engine import runner
+from suite.engine.host import PluginHost, build_host, default_config
+from suite.validity.auditor import interval, pack_audit, plan_benchmark, score, wilson
+from suite.validity.baselines import baseline_config, baseline_settings, baselines_of, check_baseline, solving_baselines
 from suite_template.plugin import HERE as TEMPLATE_DIR
 
 GREEDY = ShortcutBaseline("greedy", "reads the number and the target (not a shortcut: it must fail the audit)",

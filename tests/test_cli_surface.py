@@ -14,7 +14,7 @@ import pytest
 import suite
 from suite.cli.main import main
 from suite.cli.parser import build_parser
-from suite.run.host import build_host
+from suite.engine.host import build_host
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from suite.cli.main import main
 from suite.data.datadirs import choose
-from suite.run.host import build_host
+from suite.engine.host import build_host
 from suite.store.run_folder import RunStore
 
 

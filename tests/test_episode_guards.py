@@ -15,10 +15,10 @@ import pytest
 from suite.cli.main import main
 from suite.contract.errors import SuiteError
 from suite.contract.records import Action, Observation, Settlement, StepResult, Task
+from suite.engine.agents import Agent, AgentTurn, PolicyAgent
+from suite.engine.loop import TraceSink, run_episode, settlement_problem
+from suite.engine.runner import run_dir_names
 from suite.report import summarize
-from suite.run.agents import Agent, AgentTurn, PolicyAgent
-from suite.run.loop import TraceSink, run_episode, settlement_problem
-from suite.run.runner import run_dir_names
 from suite.store.run_folder import RunStore
 from suite_template.plugin import HERE as TEMPLATE_DIR
 

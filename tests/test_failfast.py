@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from suite.cli.main import main
 from suite.contract.records import EpisodeRecord
+from suite.engine.failfast import FirstFailures, fatal_cause, permanent_cause, unreachable_cause
 from suite.models import load_litellm, register_script
 from suite.models.retry import NEVER_REACHED
-from suite.run.failfast import FirstFailures, fatal_cause, permanent_cause, unreachable_cause
 from suite.store.run_folder import RunStore
 from suite_template.plugin import greedy_reply
 

@@ -16,7 +16,7 @@ from suite.contract.errors import PluginError
 from suite.contract.hookspecs import hookimpl
 from suite.contract.records import Action, Observation, Settlement, Task, Trajectory
 from suite.contract.registry import BenchmarkSpec, Metric
-from suite.run.host import build_host
+from suite.engine.host import build_host
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "plugins.md"
 HOOKS = [name for name, fn in inspect.getmembers(hookspecs, inspect.isfunction) if hasattr(fn, "suite_spec")]

@@ -14,7 +14,7 @@ import suite
 CORE = Path(suite.__file__).resolve().parent
 
 #: bottom to top; a group may import the groups before it in this list
-LAYERS = ["contract", "models", "data", "store", "report", "run", "executors", "launch", "audit", "api", "cli",
+LAYERS = ["contract", "models", "data", "store", "report", "engine", "executors", "launch", "validity", "api", "cli",
           "testing"]
 
 

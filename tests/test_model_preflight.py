@@ -57,21 +57,21 @@ def test_images_for_a_text_only_model_fail_before_the_run(plugin: str, switch: s
 
 
 def test_a_text_only_condition_needs_no_vision() -> None:
-    from suite.run.host import build_host
+    from suite.engine.host import build_host
 
     images = build_host().benchmark("asgard").images
     assert images({"condition": "text_only", "conditions": {"text_only": {"images": "none"}}}) is None
 
 
 def test_vigil_without_images_needs_no_vision() -> None:
-    from suite.run.host import build_host
+    from suite.engine.host import build_host
 
     images = build_host().benchmark("vigil").images
     assert images({"images": False}) is None and images({"images": True}) == "vigil.images=false"
 
 
 def test_longact_without_images_needs_no_vision() -> None:
-    from suite.run.host import build_host
+    from suite.engine.host import build_host
 
     images = build_host().benchmark("longact").images
     assert images({"images": []}) is None and images({"images": ["rgb"]}) == "longact.images=[]"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from suite.contract.records import Action, StepRecord, Task, Trajectory
-from suite.run.outcomes import failure_outcome, unparsable_steps
+from suite.engine.outcomes import failure_outcome, unparsable_steps
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ import io
 
 import pytest
 from rich.console import Console
-from suite.run import progress as progressmod
-from suite.run.progress import RunProgress, eta_seconds
+from suite.engine import progress as progressmod
+from suite.engine.progress import RunProgress, eta_seconds
 
 
 def test_eta_is_the_budget_left_at_the_share_used_and_the_time_per_step() -> None:

@@ -21,10 +21,10 @@ from run_processes import interrupt, start_suite, wait_finished
 from suite.cli.main import main
 from suite.contract.errors import BudgetExceeded
 from suite.contract.records import Task
+from suite.engine.host import build_host
 from suite.executors.ray_cluster import actor_options, plan, resources_of
 from suite.executors.ray_models import ModelServices, SharedLedger, SharedLimiter
 from suite.models import Limit, ModelReply
-from suite.run.host import build_host
 from suite.store.run_folder import RunStore
 
 HERE = Path(__file__).resolve().parent
@@ -518,9 +518,9 @@ def test_an_idle_actor_goes_to_another_pool_needing_the_same_resources(monkeypat
 def test_an_attempt_cut_off_by_a_node_loss_is_spent_apart_and_noted(tmp_path: Path) -> None:
     from suite.contract.records import Action, Observation, StepRecord, Usage
     from suite.contract.schemas import validate
+    from suite.engine.runner import FileSink
     from suite.executors.ray_attempt import TraceReplay
     from suite.report.summary import _node_loss_notes
-    from suite.run.runner import FileSink
     from suite.store.traces import NODE_LOST, TRACE_SCHEMA, TraceWriter, read_lines, trace_spend
     task = Task("counter", "t1", {})
     paths = {}

@@ -11,10 +11,10 @@ from typing import Any
 
 from suite.contract.records import Action, Observation, Settlement, StepRecord, StepResult, Task
 from suite.contract.registry import BenchmarkSpec, Metric
+from suite.engine.agents import INLINE_PARSE_CHARS, AgentContext, DirectAgent
+from suite.engine.loop import TraceSink, run_episode
+from suite.engine.outcomes import unparsable_steps
 from suite.models.reply import ModelReply
-from suite.run.agents import INLINE_PARSE_CHARS, AgentContext, DirectAgent
-from suite.run.loop import TraceSink, run_episode
-from suite.run.outcomes import unparsable_steps
 
 TASK = Task("probe", "t1", {}, max_steps=3)
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from suite.cli.main import main
+from suite.engine.host import build_host
 from suite.models import register_script
 from suite.report.latex import tex
-from suite.run.host import build_host
 
 LABEL = r"v2_&%$#{}~^\end{document}"
 

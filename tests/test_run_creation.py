@@ -17,7 +17,7 @@ RUN = ["run", "--plugins", "template", "--agent", "oracle", "--limit", "3", "--n
 DIE_AFTER = """
 import os, sys
 from suite.cli import run as run_command
-from suite.run import runner
+from suite.engine import runner
 from suite.store import run_folder as store
 owner, name = {"lock": (store.RunStore, "lock"), "config": (runner, "save_config"),
                "meta": (store.RunStore, "set_meta"), "episodes": (store.RunStore, "add_episodes"),

@@ -173,7 +173,7 @@ def test_a_run_keeps_its_set_up_out_of_full_garbage_collections_and_gives_it_bac
     with while its episodes run, and unfreezes it at its end (a process may start other runs)."""
     import gc
 
-    from suite.run import runner
+    from suite.engine import runner
 
     seen: list[int] = []
     real = runner.run_episode

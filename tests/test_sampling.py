@@ -6,7 +6,7 @@ from collections import Counter
 
 from suite.contract.records import Task
 from suite.data.sampling import stratified_sample
-from suite.run.runner import select_tasks
+from suite.engine.runner import select_tasks
 
 
 def test_each_stratum_keeps_its_share() -> None:

@@ -14,7 +14,7 @@ from suite.contract import config as configmod
 from suite.contract.errors import DataError
 from suite.contract.schemas import read_json, validate
 from suite.contract.settings import CORE_SCHEMA, CORE_SECTIONS, undeclared_keys
-from suite.run.host import default_config
+from suite.engine.host import default_config
 
 REPO = Path(__file__).resolve().parents[1]
 OMNIEAR_PACK = REPO / "plugins" / "omniear" / "suite_omniear" / "pack" / "data"

@@ -6,8 +6,8 @@ import random
 
 import pytest
 from omegaconf import OmegaConf
-from suite.run.host import build_host, default_config
-from suite.run.runner import resolve_data
+from suite.engine.host import build_host, default_config
+from suite.engine.runner import resolve_data
 
 BUILTIN = ["agentvqa", "asgard", "counter", "longact", "omniear", "vigil"]
 

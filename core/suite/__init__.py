@@ -5,7 +5,6 @@ The Python API (`suite.api`) is reachable from here without importing it up fron
 """
 
 import os
-import types
 from typing import Any
 
 __version__ = "0.1.0"
@@ -15,7 +14,7 @@ __version__ = "0.1.0"
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 #: the API's names, imported from `suite.api` on first use (so `import suite` stays quick: no litellm, no pandas)
-API = ("Frames", "Run", "Validation", "aresume", "arun", "load", "resume", "validate")
+API = ("Frames", "Run", "Validation", "aresume", "arun", "audit", "load", "resume", "run", "validate")
 
 
 def __getattr__(name: str) -> Any:
@@ -25,25 +24,3 @@ def __getattr__(name: str) -> Any:
 
         return getattr(suite.api, name)
     raise AttributeError(f"module 'suite' has no attribute {name!r}")
-
-
-class _CallableGroup(types.ModuleType):
-    """The `suite.run` and `suite.audit` packages (groups of the core), which are also the API's `suite.run(...)` and
-    `suite.audit(...)`: Python binds a subpackage's name on its parent whenever it is imported, so a plain function
-    of that name could not stay there."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """Call the API function of this group's name (`suite.api.run`, `suite.api.audit`)."""
-        import suite.api
-
-        return getattr(suite.api, self.__name__.rpartition(".")[2])(*args, **kwargs)
-
-
-def _callable_groups() -> None:
-    from suite import audit, run  # their `__init__`s hold only a docstring
-
-    for group in (audit, run):
-        group.__class__ = _CallableGroup
-
-
-_callable_groups()

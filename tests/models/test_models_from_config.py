@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from omegaconf import OmegaConf
 from suite.contract.errors import ConfigError
+from suite.engine.host import default_config
 from suite.models import client_from_config, register_script
 from suite.models.client import DEFAULT_MAX_REPLY_CHARS
 from suite.models.from_config import DEFAULT_MAX_TOKENS
-from suite.run.host import default_config
 
 
 def test_client_from_config(tmp_path: Path) -> None:

@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from suite.api.runs import Run, run_folder
-from suite.audit.selected import audit_selected
 from suite.contract.errors import SuiteError
+from suite.engine.host import build_host
+from suite.engine.runner import RunSession
 from suite.launch.compose import Options, split_names
 from suite.launch.session import execute, execute_session, open_session, progress_shown
 from suite.launch.validation import Validation, validate_tasks
-from suite.run.host import build_host
-from suite.run.runner import RunSession
+from suite.validity.selected import audit_selected
 
 Names = str | Sequence[str]
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from suite.audit.auditor import TABLE_HEADER, markdown, sample_line, table_rows
-from suite.audit.selected import audit_selected
 from suite.cli.output import print_json, print_table
+from suite.engine.host import build_host
 from suite.launch.compose import Options, split_names
 from suite.launch.consoles import console, err_console
-from suite.run.host import build_host
+from suite.validity.auditor import TABLE_HEADER, markdown, sample_line, table_rows
+from suite.validity.selected import audit_selected
 
 
 def command(args: argparse.Namespace) -> int:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from suite.cli.output import existing_dir, print_json, print_table
 from suite.contract.errors import PluginError
+from suite.engine import runner
+from suite.engine.host import build_host
 from suite.launch.consoles import console
-from suite.run import runner
-from suite.run.host import build_host
 
 
 def command(args: argparse.Namespace) -> int:

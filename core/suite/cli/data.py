@@ -7,9 +7,9 @@ import argparse
 from suite.cli.output import print_records
 from suite.contract.errors import ConfigError, SuiteError
 from suite.data import datadirs
+from suite.engine import runner
+from suite.engine.host import build_host
 from suite.launch.consoles import console, err_console
-from suite.run import runner
-from suite.run.host import build_host
 
 
 def command(args: argparse.Namespace) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from suite.cli.output import print_table
-from suite.run.host import build_host
+from suite.engine.host import build_host
 
 
 def command(args: argparse.Namespace) -> int:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 
 from suite.cli.output import EXIT_INFRA_FAILURES, EXIT_INTERRUPTED, EXIT_MODEL_FAILED, EXIT_STOPPED
+from suite.engine import runner
+from suite.engine.host import build_host
 from suite.launch.compose import Options
 from suite.launch.consoles import console, err_console
 from suite.launch.session import execute_session, open_session
 from suite.report import render, summarize
-from suite.run import runner
-from suite.run.host import build_host
 from suite.store.infra import summarize_infra
 from suite.store.runsdir import find_run
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 
 from suite.cli.output import print_table
+from suite.engine import runner
+from suite.engine.host import build_host
 from suite.launch.compose import Options, planning_config
 from suite.launch.consoles import err_console
-from suite.run import runner
-from suite.run.host import build_host
 
 
 def command(args: argparse.Namespace) -> int:

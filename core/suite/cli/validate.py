@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 
 from suite.cli.output import EXIT_INTERRUPTED, print_table
+from suite.engine.host import build_host
 from suite.launch.compose import Options, split_names
 from suite.launch.consoles import err_console
 from suite.launch.validation import validate_tasks
-from suite.run.host import build_host
 
 
 def command(args: argparse.Namespace) -> int:

@@ -71,7 +71,7 @@ def section_defaults(name: str, shipped: Path | Mapping[str, Any] | None) -> Dic
 
 def defaults(benchmarks: list[str], registry: Registry | None = None) -> DictConfig:
     """The default config: the core's sections plus each benchmark's section, as the plugin that declared it in
-    `registry` ships it (`suite.run.host.default_config` builds the registry of the installed plugins)."""
+    `registry` ships it (`suite.engine.host.default_config` builds the registry of the installed plugins)."""
     cfg = _core_defaults()
     for name in benchmarks:
         spec = registry.benchmarks.get(name) if registry is not None else None

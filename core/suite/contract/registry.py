@@ -13,7 +13,7 @@ from suite.contract.extras import Requirement
 
 if TYPE_CHECKING:
     from suite.contract.records import Observation, Task
-    from suite.run.agents import Agent, AgentContext
+    from suite.engine.agents import Agent, AgentContext
 
 
 @dataclass(frozen=True)
@@ -129,8 +129,8 @@ class BenchmarkSpec:
     #: parallelism under the GIL, and waking one costs more than the call)
     inline_env: bool = False
     #: its `parse_action` is pure Python, linear in the reply and never blocks: the `direct` agent parses a reply of
-    #: at most `suite.run.agents.INLINE_PARSE_CHARS` on the event loop (a bounded call, cheaper than a thread's wake-up)
-    #: and only longer ones in a worker thread, where a slow parse stalls only its own episode
+    #: at most `suite.engine.agents.INLINE_PARSE_CHARS` on the event loop (a bounded call, cheaper than a thread's
+    #: wake-up) and only longer ones in a worker thread, where a slow parse stalls only its own episode
     inline_parse: bool = False
     #: the stratum of a task: `--limit` then draws a stratified sample that keeps each stratum's share
     #: (`suite.data.sampling.stratified_sample`) instead of a plain one
@@ -161,7 +161,7 @@ class BenchmarkSpec:
     #: the whole pack), for the generic baselines `stop-at-once` and `random`: their ceiling is chance + 5
     chance: float | Mapping[str, float] | None = None
     #: policies that use strictly less than the task needs, with their ceilings: `suite audit` runs them, and the
-    #: generic `stop-at-once` and `random` besides unless one of these has that name (`suite.audit.baselines`)
+    #: generic `stop-at-once` and `random` besides unless one of these has that name (`suite.validity.baselines`)
     baselines: Sequence[ShortcutBaseline] = ()
     #: the category rows of `suite audit` (the keys of per-stratum ceilings): default `strata`, a tuple joined
     #: with "/"
@@ -170,7 +170,7 @@ class BenchmarkSpec:
     #: pass over every task would not fit the audit's time budget (bench/audit.py)
     audit_limit: int | None = None
     #: setting overrides under which the benchmark sends (and its env renders) no frames: `suite audit` and
-    #: `suite.audit.baselines.baseline_episode` run every `blind` baseline under them, which must leave its scores
+    #: `suite.validity.baselines.baseline_episode` run every `blind` baseline under them, which must leave its scores
     #: unchanged (it never reads a frame) while sparing the rendering, {"vigil.images": False}
     blind_config: Mapping[str, Any] = field(default_factory=dict)
 

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from omegaconf import DictConfig
 
     from suite.contract.env import Env
+    from suite.engine.host import PluginHost
     from suite.models.reply import ModelReply
-    from suite.run.host import PluginHost
 
 
 @dataclass

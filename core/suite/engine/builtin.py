@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from suite.contract.hookspecs import hookimpl
 from suite.contract.registry import AgentSpec, Registry
-from suite.run.agents import STOP_AT_ONCE, DirectAgent, StopAtOnceAgent
+from suite.engine.agents import STOP_AT_ONCE, DirectAgent, StopAtOnceAgent
 
 
 @hookimpl

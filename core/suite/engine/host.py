@@ -18,7 +18,7 @@ from suite.contract import hookspecs
 from suite.contract.errors import PluginError
 from suite.contract.registry import BenchmarkSpec, Registry
 from suite.contract.settings import check_schema
-from suite.run import builtin
+from suite.engine import builtin
 
 ENTRY_POINT_GROUP = "suite.plugins"
 DISABLE_ENV = "SUITE_DISABLED_PLUGINS"

@@ -23,7 +23,7 @@ from suite.contract.records import (
     message_texts,
     prompt_hash,
 )
-from suite.run.agents import Agent
+from suite.engine.agents import Agent
 
 #: Where a blocking call (simulator step, settle) runs: `offload(fn, *args, **kwargs)` returns an awaitable of
 #: its result; the local executor uses a worker thread (`asyncio.to_thread`), or `inline` for a benchmark that

@@ -23,12 +23,12 @@ from suite.contract.records import EpisodeRecord, Observation, StepRecord, Task
 from suite.contract.runinfo import RunInfo
 from suite.data import datadirs
 from suite.data.sampling import stratified_sample
+from suite.engine.agents import Agent, AgentContext
+from suite.engine.failfast import FirstFailures
+from suite.engine.host import PluginHost
+from suite.engine.loop import EpisodeResult, Offload, TraceSink, inline, run_episode
+from suite.engine.progress import RunProgress
 from suite.report.results_file import ResultsFile
-from suite.run.agents import Agent, AgentContext
-from suite.run.failfast import FirstFailures
-from suite.run.host import PluginHost
-from suite.run.loop import EpisodeResult, Offload, TraceSink, inline, run_episode
-from suite.run.progress import RunProgress
 from suite.store.infra import is_infra
 from suite.store.run_folder import CONFIG_NAME, DB_NAME, RunStore
 from suite.store.traces import TraceWriter

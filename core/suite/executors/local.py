@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from suite.contract.records import Task
 
 if TYPE_CHECKING:
-    from suite.run.runner import RunSession
+    from suite.engine.runner import RunSession
 
 
 class LocalExecutor:

@@ -14,6 +14,7 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from suite.contract.config import plain
 from suite.contract.records import Task
+from suite.engine.runner import FileSink
 from suite.executors.ray_attempt import ACTOR_FAULTS, TraceReplay, run_attempt
 from suite.executors.ray_cluster import Pool, Worker, capacity, connected, forwarded_env, live_nodes, plan
 from suite.executors.ray_models import (
@@ -26,10 +27,9 @@ from suite.executors.ray_models import (
     travelling_scripts,
 )
 from suite.executors.ray_worker import EpisodeWorker, WorkerPayload
-from suite.run.runner import FileSink
 
 if TYPE_CHECKING:
-    from suite.run.runner import RunSession
+    from suite.engine.runner import RunSession
 
 #: How often a waiting slot looks again for room, and how stale the driver's view of the cluster may be.
 WAIT_S = 0.5

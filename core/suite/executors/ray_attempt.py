@@ -13,9 +13,9 @@ import ray
 from ray.exceptions import ActorUnavailableError, ObjectLostError, RayActorError
 
 from suite.contract.records import Settlement, Task, Trajectory
+from suite.engine.loop import EpisodeResult
+from suite.engine.runner import FileSink
 from suite.executors.ray_worker import EpisodeEnd, Event
-from suite.run.loop import EpisodeResult
-from suite.run.runner import FileSink
 from suite.store.traces import NODE_LOST
 
 #: What ends an attempt without an episode result: the actor (or its node) died, or its object was lost.

@@ -17,7 +17,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from suite.contract.errors import ConfigError, SuiteError
 from suite.contract.records import Task
-from suite.run.host import PluginHost
+from suite.engine.host import PluginHost
 
 #: Actor options that Ray takes by name; every other resource key is a custom resource, except EPISODES.
 NAMED_OPTIONS = {"num_cpus": "CPU", "num_gpus": "GPU", "memory": "memory"}

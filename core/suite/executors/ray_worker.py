@@ -18,12 +18,12 @@ from omegaconf import DictConfig, OmegaConf
 
 from suite.contract.errors import BudgetExceeded, SuiteError
 from suite.contract.records import Observation, Settlement, StepRecord, Task
+from suite.engine.agents import Agent, AgentContext
+from suite.engine.host import build_host
+from suite.engine.loop import TraceSink, run_episode
 from suite.executors.ray_models import SharedLedger, attach, register_scripts, use_node_calls
 from suite.models import Script
 from suite.models.event_loops import loop_in_thread
-from suite.run.agents import Agent, AgentContext
-from suite.run.host import build_host
-from suite.run.loop import TraceSink, run_episode
 from suite.store.run_folder import safe_name
 from suite.store.traces import frame_path
 

@@ -15,8 +15,8 @@ from suite.contract import config as configmod
 from suite.contract import settings
 from suite.contract.errors import ConfigError
 from suite.contract.extras import Requirement, check_requirements
-from suite.run import runner
-from suite.run.host import PluginHost, default_config
+from suite.engine import runner
+from suite.engine.host import PluginHost, default_config
 
 #: The task-selection flags `run`, `validate` and `tasks` share, and the settings they set.
 SELECTION_FLAGS = {"limit": "run.limit", "tasks": "run.tasks", "seed": "run.seed"}

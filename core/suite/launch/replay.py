@@ -9,7 +9,7 @@ from typing import Any
 
 from suite.contract import config as configmod
 from suite.contract.records import INFRA_OUTCOMES
-from suite.run.host import build_host
+from suite.engine.host import build_host
 from suite.store.run_folder import CONFIG_NAME, RunStore
 
 REPLAY_MODEL = "replay"

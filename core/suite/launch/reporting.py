@@ -10,9 +10,9 @@ from omegaconf import DictConfig
 
 from suite.contract import config as configmod
 from suite.contract.errors import PluginError
+from suite.engine.host import PluginHost, build_host, default_config
 from suite.launch.consoles import err_console
 from suite.report import summarize
-from suite.run.host import PluginHost, build_host, default_config
 from suite.store.run_folder import CONFIG_NAME
 
 

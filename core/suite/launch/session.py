@@ -18,6 +18,10 @@ from suite.contract.errors import ConfigError, SuiteError
 from suite.contract.records import INFRA_OUTCOMES, Task
 from suite.contract.runinfo import RunInfo
 from suite.data import datadirs
+from suite.engine import runner
+from suite.engine.failfast import FirstFailures
+from suite.engine.host import PluginHost
+from suite.engine.progress import RunProgress
 from suite.launch.compose import (
     RUN_FLAGS,
     Options,
@@ -31,10 +35,6 @@ from suite.launch.compose import (
 from suite.launch.consoles import err_console
 from suite.models.event_loops import run_to_completion
 from suite.report.results_file import ResultsFile
-from suite.run import runner
-from suite.run.failfast import FirstFailures
-from suite.run.host import PluginHost
-from suite.run.progress import RunProgress
 from suite.store import traces
 from suite.store.run_folder import CONFIG_NAME, RunStore
 from suite.store.runsdir import runs_dir

@@ -9,10 +9,10 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
+from suite.engine.host import PluginHost
 from suite.launch.compose import Options, planning_config
 from suite.launch.consoles import err_console
 from suite.launch.session import execute_session, start_session
-from suite.run.host import PluginHost
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ RETRY_STATUSES = frozenset({408, 429})
 DETERMINISTIC_STATUSES = frozenset({500, 501, 505})
 MAX_REASON_CHARS = 300
 #: how a model error's text ends when no attempt reached the server (a refused connection, an unknown host, a
-#: timeout): `suite.run.failfast` stops a run whose first episodes all end so
+#: timeout): `suite.engine.failfast` stops a run whose first episodes all end so
 NEVER_REACHED = " [the server was never reached]"
 LITELLM_PREFIX = re.compile(r"^(litellm\.\w+:\s*)+")
 

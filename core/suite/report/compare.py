@@ -11,7 +11,7 @@ from suite.contract.records import INFRA_OUTCOMES
 from suite.report.stats import MIN_RELIABLE_N, bootstrap_ci, bootstrap_macro_ci, finite_or_none
 
 if TYPE_CHECKING:
-    from suite.run.host import PluginHost
+    from suite.engine.host import PluginHost
 
 Records = list[dict[str, Any]]
 log = logging.getLogger("suite.report")

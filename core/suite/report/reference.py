@@ -21,7 +21,7 @@ from suite.data.datadirs import describe_pack
 from suite.store.run_folder import CONFIG_NAME
 
 if TYPE_CHECKING:
-    from suite.run.host import PluginHost
+    from suite.engine.host import PluginHost
 
 SCHEMA = Path(__file__).resolve().parents[1] / "jsonschemas" / "reference.schema.json"
 HEADLINE = "headline"

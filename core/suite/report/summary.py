@@ -19,7 +19,7 @@ from suite.store.run_folder import SPEND_KINDS, RunStore, distinct_runs
 from suite.store.traces import NODE_LOST, Spend
 
 if TYPE_CHECKING:
-    from suite.run.host import PluginHost
+    from suite.engine.host import PluginHost
 
 REPORT_FORMAT = "embodied-suite.report/1"
 log = logging.getLogger("suite.report")

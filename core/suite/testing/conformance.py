@@ -19,10 +19,10 @@ from suite.contract.hookspecs import BENCHMARK_HOOKS
 from suite.contract.records import OUTCOMES, Action, StepRecord, Task
 from suite.contract.schemas import validate
 from suite.contract.settings import check_settings, undeclared_keys
-from suite.run import runner
-from suite.run.agents import AgentContext
-from suite.run.host import PluginHost, build_host, default_config
-from suite.run.loop import EpisodeResult, TraceSink, run_episode
+from suite.engine import runner
+from suite.engine.agents import AgentContext
+from suite.engine.host import PluginHost, build_host, default_config
+from suite.engine.loop import EpisodeResult, TraceSink, run_episode
 from suite.store.traces import TRACE_SCHEMA, TraceWriter, read_lines
 from suite.testing.replies import MB, hostile_replies, mutations, swapped_replies, valid_samples
 
@@ -138,8 +138,8 @@ class PluginConformance:
         that exists for the benchmark, a scripted model that is registered, and per-category ceilings and chance
         levels whose keys are categories of its tasks (or "*"); its setting overrides (with the benchmark's
         `blind_config` for a `blind` one) are settings of the run config."""
-        from suite.audit.baselines import audit_key, baseline_config, baselines_of, check_baseline
         from suite.models.scripted import find_script
+        from suite.validity.baselines import audit_key, baseline_config, baselines_of, check_baseline
 
         host, tasks, cfg = self._tasks()
         for bench, items in tasks.items():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from suite.run.host import PluginHost, build_host
+from suite.engine.host import PluginHost, build_host
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from suite.engine.host import build_host
 from suite.report.reference import load_reference
-from suite.run.host import build_host
 
 
 def _cells(line: str) -> list[str]:

@@ -21,16 +21,16 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
-from suite.audit.baselines import audit_key, baseline_config, baselines_of, check_baseline, metric_of
 from suite.contract.config import copy_config
 from suite.contract.errors import ConfigError, PluginError
 from suite.contract.records import INFRA_OUTCOMES
 from suite.contract.registry import OVERALL, BenchmarkSpec, ShortcutBaseline
+from suite.engine import runner
+from suite.engine.host import PluginHost, build_host
 from suite.launch.consoles import err_console
 from suite.models.event_loops import run_to_completion
 from suite.report.compare import metric_value
-from suite.run import runner
-from suite.run.host import PluginHost, build_host
+from suite.validity.baselines import audit_key, baseline_config, baselines_of, check_baseline, metric_of
 
 AUDIT_FORMAT = "embodied-suite.audit/1"
 ORACLE = "oracle"

@@ -14,11 +14,11 @@ from suite.contract import config as configmod
 from suite.contract.errors import ConfigError
 from suite.contract.records import Task
 from suite.contract.registry import OVERALL, SHORTCUT_MARGIN, BenchmarkSpec, ShortcutBaseline
-from suite.run.agents import STOP_AT_ONCE, AgentContext
-from suite.run.loop import EpisodeResult, TraceSink, run_episode
+from suite.engine.agents import STOP_AT_ONCE, AgentContext
+from suite.engine.loop import EpisodeResult, TraceSink, run_episode
 
 if TYPE_CHECKING:
-    from suite.run.host import PluginHost
+    from suite.engine.host import PluginHost
 
 RANDOM = "random"
 

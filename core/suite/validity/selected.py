@@ -9,12 +9,12 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
-from suite.audit.auditor import AUDIT_FORMAT, default_jobs, execute_jobs, figures_of, plan_benchmark
-from suite.audit.baselines import baselines_of
 from suite.contract.errors import ConfigError
+from suite.engine import runner
+from suite.engine.host import PluginHost
 from suite.launch.compose import Options, planning_config
-from suite.run import runner
-from suite.run.host import PluginHost
+from suite.validity.auditor import AUDIT_FORMAT, default_jobs, execute_jobs, figures_of, plan_benchmark
+from suite.validity.baselines import baselines_of
 
 
 def audit_selected(host: PluginHost, options: Options, plugins: list[str], *, seed: int = 0,

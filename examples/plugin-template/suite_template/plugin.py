@@ -17,8 +17,8 @@ from suite.contract.records import Action, Observation, Settlement, StepResult, 
 from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, ShortcutBaseline
 from suite.contract.schemas import decode_utf8, parse_json, validate
 from suite.contract.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH
-from suite.run.agents import PolicyAgent
-from suite.run.outcomes import AGENT_FAILURE, failure_outcome, unparsable_steps
+from suite.engine.agents import PolicyAgent
+from suite.engine.outcomes import AGENT_FAILURE, failure_outcome, unparsable_steps
 
 HERE = Path(__file__).parent
 SCHEMA = HERE / "task.schema.json"

@@ -10,7 +10,7 @@ from typing import Any
 
 from suite.contract.errors import ConfigError
 from suite.contract.records import Action, Observation, StepRecord, Task
-from suite.run.agents import AgentContext, PolicyAgent
+from suite.engine.agents import AgentContext, PolicyAgent
 
 from suite_agentvqa.data import LETTERS, read_questions
 from suite_agentvqa.options import shown_letter

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from suite.contract.records import Settlement, Task, Trajectory
-from suite.run.outcomes import PARSE_FAILURE, failure_outcome
+from suite.engine.outcomes import PARSE_FAILURE, failure_outcome
 
 from suite_agentvqa.data import LETTERS, Question
 from suite_agentvqa.options import file_index, shown_letter
@@ -16,7 +16,7 @@ def settle(task: Task, trajectory: Trajectory) -> Settlement:
 
     `answers` and `gold` list the letters per order asked (`-`: unparsed), e.g. `CB-A` against `CBAD`;
     `answers_as_filed` maps each answer back to the option's letter in the file's order. The outcome follows the
-    taxonomy's precedence (`suite.run.outcomes`): `parse_failure` only when no answer parsed; a circular question
+    taxonomy's precedence (`suite.engine.outcomes`): `parse_failure` only when no answer parsed; a circular question
     with some answers parsed and one not is an `agent_failure` of category `unevaluated`."""
     question: Question = task.data["question"]
     orders = task.data["orders"]

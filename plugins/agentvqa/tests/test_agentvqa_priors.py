@@ -89,7 +89,7 @@ def test_the_generator_gives_up_with_a_clear_error(monkeypatch: pytest.MonkeyPat
 
 
 def test_declared_ceilings_are_chance_plus_five_per_dataset() -> None:
-    from suite.run.host import build_host
+    from suite.engine.host import build_host
 
     spec = build_host().benchmark("agentvqa")
     priors = {b.name: b for b in spec.baselines}

@@ -13,7 +13,7 @@ import argparse
 from pathlib import Path
 
 from omegaconf import OmegaConf
-from suite.run.host import default_config
+from suite.engine.host import default_config
 from suite_asgard.commands import Command
 from suite_asgard.env import household_env
 from suite_asgard.plugin import load_tasks

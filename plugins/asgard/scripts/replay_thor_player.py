@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from omegaconf import OmegaConf
 from suite.contract.records import Task
-from suite.run.host import default_config
+from suite.engine.host import default_config
 from suite_asgard.plugin import PACK_DIR, load_tasks
 from suite_asgard.scene_setup import build_scene
 from suite_household.testing import oracle_episode, use_household_player

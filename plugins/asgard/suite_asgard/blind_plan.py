@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from suite.contract.records import Action, Observation, StepRecord, Task
-from suite.run.agents import AgentContext, PolicyAgent
+from suite.engine.agents import AgentContext, PolicyAgent
 
 from suite_asgard.parsing import parse_reply
 from suite_asgard.plans import Goals

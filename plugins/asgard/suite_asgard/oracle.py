@@ -14,7 +14,7 @@ from typing import Any
 
 from suite.contract.env import Env
 from suite.contract.records import Action, Observation, StepRecord, Task
-from suite.run.agents import PolicyAgent
+from suite.engine.agents import PolicyAgent
 from suite_household.catalog import TYPES, can_hold
 from suite_household.rules import slice_where_the_harness_does
 from suite_household.world import Obj

@@ -8,7 +8,7 @@ from typing import Any
 
 from suite.contract.records import Settlement, Task, Trajectory
 from suite.contract.registry import Cell, DetailTable
-from suite.run.outcomes import PARSE_FAILURE, failure_outcome
+from suite.engine.outcomes import PARSE_FAILURE, failure_outcome
 
 from suite_asgard.conditions import condition_order
 from suite_asgard.termination import END_REASONS, MAX_FAILURES, MAX_REPEATS, MAX_STEPS

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from omegaconf import OmegaConf
 from suite.contract.records import Task
-from suite.run.host import default_config
+from suite.engine.host import default_config
 from suite_asgard.commands import Command
 from suite_asgard.env import AsgardEnv, household_env
 from suite_asgard.plugin import PACK_DIR, load_tasks

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from suite.run.host import build_host
+from suite.engine.host import build_host
 from suite_asgard.blind_plan import blind_commands
 from suite_asgard.plans import ContentsGoal, Goals, LocationGoal, StateGoal
 
@@ -29,7 +29,7 @@ def test_plan_of_goals_fetches_slices_cleans_and_puts() -> None:
 
 def test_declared_baselines_and_ceilings() -> None:
     spec = build_host().benchmark("asgard")
-    from suite.audit.baselines import baselines_of
+    from suite.validity.baselines import baselines_of
 
     by_name = {b.name: b for b in baselines_of(spec)}
     assert list(by_name) == ["stop-at-once", "random", "fixed-plan"]

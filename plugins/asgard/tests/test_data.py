@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from suite.cli.main import main
 from suite.contract.errors import ConfigError, DataError
-from suite.run.runner import select_tasks
+from suite.engine.runner import select_tasks
 from suite.testing.fake_github import fake_github
 from suite_asgard.plans import load_plans, plans_root
 from suite_asgard.plugin import PACK_DIR, UPSTREAM, UPSTREAM_COMMIT, available_objects, load_tasks

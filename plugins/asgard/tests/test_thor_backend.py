@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.run.host import build_host
-from suite.run.loop import TraceSink, run_episode
+from suite.engine.host import build_host
+from suite.engine.loop import TraceSink, run_episode
 from suite_asgard.oracle import OracleAgent
 from suite_asgard.plugin import make_env
 from suite_asgard.scene_setup import build_scene

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from suite.contract.records import Action, Observation, StepRecord, Task
-from suite.run.agents import Agent, AgentContext, AgentTurn
+from suite.engine.agents import Agent, AgentContext, AgentTurn
 
 from suite_household.player import SCENES_ENV
 from suite_household.scene_io import save_scene
@@ -58,8 +58,8 @@ def oracle_episode(benchmark: str, task: Task, config: Any, actions: list[Action
     """The benchmark's registered oracle run on the task (or, given `actions`, those actions replayed as the
     agent, after `prepare(env)` sets the env up as the oracle does): every step's action, feedback, done and info,
     the end reason and the settlement (what `suite replay` compares), and the actions, under "actions"."""
-    from suite.run.host import build_host
-    from suite.run.loop import TraceSink, run_episode
+    from suite.engine.host import build_host
+    from suite.engine.loop import TraceSink, run_episode
 
     host = build_host()
     agent: Agent

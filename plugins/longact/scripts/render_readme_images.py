@@ -9,7 +9,7 @@ import argparse
 from pathlib import Path
 
 from omegaconf import OmegaConf
-from suite.run.host import default_config
+from suite.engine.host import default_config
 from suite_longact.env import make_env_from_data
 from suite_longact.oracle import Oracle
 from suite_longact.plugin import PACK_DIR, load_tasks

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from suite.contract.records import Action, Observation, StepRecord, Task
-from suite.run.agents import Agent, AgentContext, AgentTurn
+from suite.engine.agents import Agent, AgentContext, AgentTurn
 from suite_household.catalog import TYPES
 from suite_household.world import World
 

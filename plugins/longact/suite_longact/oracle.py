@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from suite.contract.records import Action, Observation, StepRecord, Task
-from suite.run.agents import Agent as SuiteAgent
-from suite.run.agents import AgentTurn
+from suite.engine.agents import Agent as SuiteAgent
+from suite.engine.agents import AgentTurn
 from suite_household.catalog import TYPES, can_hold
 from suite_household.placement import find_spot
 from suite_household.visibility import horizontal_distance, visible_objects

@@ -7,7 +7,7 @@ from typing import Any
 
 from suite.contract.records import Settlement, Task, Trajectory
 from suite.contract.registry import Cell, DetailTable
-from suite.run.outcomes import BUDGET_EXHAUSTED, PARSE_FAILURE, failure_outcome, unparsable_steps
+from suite.engine.outcomes import BUDGET_EXHAUSTED, PARSE_FAILURE, failure_outcome, unparsable_steps
 
 from suite_longact.improvement import active_steps, expand, improvement_rate, normalised
 from suite_longact.vocabulary import KINDS

@@ -6,7 +6,7 @@ from typing import Any
 
 from omegaconf import OmegaConf
 from suite.contract.records import Task
-from suite.run.host import default_config
+from suite.engine.host import default_config
 from suite_household.generator import generate_room
 from suite_longact.backends import HouseholdSim
 from suite_longact.env import LongActEnv, env_settings, longact_rules

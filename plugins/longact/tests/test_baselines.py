@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from suite.run.agents import AgentContext
-from suite.run.host import build_host
-from suite.run.loop import TraceSink, run_episode
+from suite.engine.agents import AgentContext
+from suite.engine.host import build_host
+from suite.engine.loop import TraceSink, run_episode
 from suite_longact.baselines import BASELINE_STEPS, BaselineAgent, Flipper, RandomWalker, read_observation
 
 from .conftest import config, first, kitchen_env, pack_tasks, teleport_facing

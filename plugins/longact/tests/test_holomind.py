@@ -10,10 +10,10 @@ from typing import Any
 
 from omegaconf import OmegaConf
 from suite.contract.records import StepRecord
+from suite.engine.agents import AgentContext
+from suite.engine.loop import TraceSink, run_episode
 from suite.models import register_script
 from suite.models.client import ModelClient
-from suite.run.agents import AgentContext
-from suite.run.loop import TraceSink, run_episode
 from suite_longact.holomind.agent import HoloMindAgent
 from suite_longact.holomind.modules import text_of
 from suite_longact.scoring import settle

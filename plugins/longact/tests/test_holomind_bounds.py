@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from omegaconf import OmegaConf
 from suite.contract.records import StepRecord
+from suite.engine.agents import AgentContext
+from suite.engine.loop import TraceSink, run_episode
 from suite.models import register_script
 from suite.models.client import ModelClient
 from suite.models.reply import ModelReply
-from suite.run.agents import AgentContext
-from suite.run.loop import TraceSink, run_episode
 from suite.testing.replies import MB, hostile_replies, json_values
 from suite_longact.holomind.agent import HoloMindAgent
 from suite_longact.holomind.caps import Caps

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from omegaconf import OmegaConf
 from suite.contract.errors import ConfigError
+from suite.engine.agents import AgentContext
+from suite.engine.loop import run_episode
 from suite.models import register_script
 from suite.models.client import ModelClient
-from suite.run.agents import AgentContext
-from suite.run.loop import run_episode
 from suite_longact.holomind.agent import HoloMindAgent
 from suite_longact.holomind.modules import text_of
 from suite_longact.plugin import holomind_images

@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 from suite.contract.errors import DataError
-from suite.run.host import build_host
-from suite.run.loop import TraceSink, run_episode
+from suite.engine.host import build_host
+from suite.engine.loop import TraceSink, run_episode
 from suite_household.world import World
 from suite_longact.checklist import Item, holds
 from suite_longact.data import MANIFEST, PACK_FILE, load_pack

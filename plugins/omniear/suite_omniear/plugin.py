@@ -10,7 +10,7 @@ from suite.contract.env import Env
 from suite.contract.hookspecs import hookimpl
 from suite.contract.records import Action, Observation, Settlement, StepRecord, StepResult, Task, Trajectory
 from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
-from suite.run.agents import Agent, AgentContext, AgentTurn, PolicyAgent
+from suite.engine.agents import Agent, AgentContext, AgentTurn, PolicyAgent
 
 from suite_omniear import prompting, scoring, valid_replies
 from suite_omniear.data import CATEGORIES, AttributeTable, EvalTask, find_attribute_table, load_attribute_table

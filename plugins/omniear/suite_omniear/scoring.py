@@ -8,7 +8,7 @@ from typing import Any
 
 from suite.contract.records import Settlement, Task, Trajectory
 from suite.contract.registry import Cell, DetailTable
-from suite.run.outcomes import AGENT_FAILURE, PARSE_FAILURE, failure_outcome, unparsable_steps
+from suite.engine.outcomes import AGENT_FAILURE, PARSE_FAILURE, failure_outcome, unparsable_steps
 
 from suite_omniear.data import CATEGORIES, EvalTask
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from suite.audit.baselines import baselines_of
 from suite.contract.records import Observation, Task
-from suite.run.host import build_host
+from suite.engine.host import build_host
+from suite.validity.baselines import baselines_of
 from suite_omniear import prompting
 from suite_omniear.valid_replies import explore_then_done, stop_reply
 

@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from omegaconf import OmegaConf
-from suite.run.host import default_config
+from suite.engine.host import default_config
 from suite_vigil import baselines
 from suite_vigil.plugin import PACK_DIR, load_tasks
 from suite_vigil.vocabulary import FAMILY_CODES

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from omegaconf import OmegaConf
 from PIL import Image
-from suite.run.host import default_config
+from suite.engine.host import default_config
 from suite_vigil.plugin import PACK_DIR, load_tasks, make_env
 
 OUT = Path(__file__).resolve().parents[3] / "docs" / "vigil"

@@ -19,9 +19,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from suite.audit.baselines import STOP_AT_ONCE
 from suite.contract.records import Task, Trajectory
 from suite.contract.registry import OVERALL, ShortcutBaseline
+from suite.validity.baselines import STOP_AT_ONCE
 
 from suite_vigil.vocabulary import FAMILIES, FAMILY_CODES
 

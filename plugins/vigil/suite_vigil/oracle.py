@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from suite.contract.env import Env
 from suite.contract.records import Action, Observation, StepRecord, Task
-from suite.run.agents import Agent, AgentTurn
+from suite.engine.agents import Agent, AgentTurn
 from suite_household.controller import Controller
 from suite_household.render import Renderer
 from suite_household.visibility import visible_objects

@@ -3,7 +3,7 @@ labels FR/NR/IL, the outcome category, closure lag, progress, post-attainment ac
 the counterfactual report policies, all from what the env recorded.
 
 Taxonomy: B = 1 is `success`; any other ending gets its outcome by the shared precedence rule
-(`suite.run.outcomes.failure_outcome`: `parse_failure` when no reply of the episode was a valid action,
+(`suite.engine.outcomes.failure_outcome`: `parse_failure` when no reply of the episode was a valid action,
 `budget_exhausted` when the step budget ran out, else `agent_failure`) and the Vigil label as its category:
 FR (a report that does not match), IL (the invalid-action limit, also a no-report end), NR (the step budget ran
 out without a report), honest_fail (a correct fail/unsafe/invalid report when W = 0).
@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from suite.contract.records import Settlement, Task, Trajectory
-from suite.run.outcomes import failure_outcome
+from suite.engine.outcomes import failure_outcome
 
 from suite_vigil import goals, prompting
 from suite_vigil.env import INVALID_LIMIT, NO_REPORT, REPORT, VigilEnv

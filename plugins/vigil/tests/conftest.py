@@ -6,7 +6,7 @@ from typing import Any
 
 from omegaconf import OmegaConf
 from suite.contract.records import Settlement, Task, Trajectory
-from suite.run.host import default_config
+from suite.engine.host import default_config
 from suite_vigil import scoring
 from suite_vigil.env import VigilEnv
 from suite_vigil.parsing import VigilAction, parse_reply

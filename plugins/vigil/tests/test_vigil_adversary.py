@@ -9,8 +9,8 @@ import math
 from typing import Any
 
 import pytest
-from suite.audit.baselines import baselines_of
-from suite.run.host import build_host
+from suite.engine.host import build_host
+from suite.validity.baselines import baselines_of
 from suite_household.controller import Controller
 from suite_household.world import Agent
 from suite_vigil import baselines

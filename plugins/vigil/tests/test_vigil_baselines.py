@@ -10,10 +10,10 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from suite.audit.baselines import baselines_of, check_baseline
 from suite.contract.registry import OVERALL
+from suite.engine.host import build_host
 from suite.models.scripted import find_script
-from suite.run.host import build_host
+from suite.validity.baselines import baselines_of, check_baseline
 from suite_household.world import Agent
 from suite_vigil import baselines
 from suite_vigil.packgen.candidates import FRONT_CUE, Site, faces, sv_value

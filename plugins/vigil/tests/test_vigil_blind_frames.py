@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from suite.audit.baselines import baseline_episode, baselines_of
-from suite.run.host import build_host, default_config
+from suite.engine.host import build_host, default_config
+from suite.validity.baselines import baseline_episode, baselines_of
 from suite_vigil.plugin import make_env
 from suite_vigil.vocabulary import FAMILY_CODES
 

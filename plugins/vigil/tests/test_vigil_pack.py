@@ -9,7 +9,7 @@ import json
 from collections import Counter
 
 import pytest
-from suite.run.host import build_host, default_config
+from suite.engine.host import build_host, default_config
 from suite.testing.conformance import oracle_episode
 from suite_vigil.episodes import load_episodes
 from suite_vigil.packgen.generate import invalid_limits

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 from omegaconf import OmegaConf
 from suite.contract import config
+from suite.engine.host import default_config
 from suite.models import benchmark_model_defaults, client_from_config, register_script
-from suite.run.host import default_config
 from suite_vigil.scoring import closure_lag
 
 

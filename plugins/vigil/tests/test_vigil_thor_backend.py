@@ -5,7 +5,7 @@ compares whole episodes with the household backend); skipped without the thor ex
 from __future__ import annotations
 
 import pytest
-from suite.run.host import default_config
+from suite.engine.host import default_config
 from suite_household.testing import record_thor_steps, use_household_player
 from suite_vigil.plugin import PACK_DIR, make_env
 
@@ -31,8 +31,8 @@ def test_the_generated_packs_houses_go_to_ai2thor_as_houses(monkeypatch: pytest.
 
 def test_ray_gives_each_ai2thor_simulator_a_gpu() -> None:
     from omegaconf import OmegaConf
+    from suite.engine.host import build_host
     from suite.executors.ray_cluster import resources_of
-    from suite.run.host import build_host
 
     host = build_host()
     cfg = default_config(sorted(host.registry.benchmarks))

@@ -14,7 +14,7 @@ from suite.store.run_folder import RunStore, distinct_runs
 from suite.store.traces import read_trace_messages
 
 if TYPE_CHECKING:
-    from suite.run.host import PluginHost
+    from suite.engine.host import PluginHost
 
 log = logging.getLogger("suite.report")
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from suite.report.html.episodes import INDEX_COLUMNS, iter_episodes
 
 if TYPE_CHECKING:
-    from suite.run.host import PluginHost
+    from suite.engine.host import PluginHost
 
 ASSETS = Path(__file__).parent / "assets"
 SHIPPED = ["boot.js", "report.js", "report.css", "plotly-basic.min.js", "plotly-LICENSE.txt"]

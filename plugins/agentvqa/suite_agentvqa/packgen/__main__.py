@@ -7,7 +7,7 @@ import argparse
 import time
 from pathlib import Path
 
-from suite.run.host import default_config
+from suite.engine.host import default_config
 
 from suite_agentvqa.data import read_questions
 from suite_agentvqa.packgen.build import build_pack
@@ -40,8 +40,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def audit_pack(pack: Path) -> dict:
     """Run `suite audit` on the pack and store its figures in the manifest."""
-    from suite.audit.auditor import pack_audit
-    from suite.run.host import build_host
+    from suite.engine.host import build_host
+    from suite.validity.auditor import pack_audit
 
     host = build_host()
     return pack_audit(host, default_config(sorted(host.registry.benchmarks)), "agentvqa", pack)

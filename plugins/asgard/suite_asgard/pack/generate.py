@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from suite.contract.records import Task
-from suite.run.loop import TraceSink, run_episode
+from suite.engine.loop import TraceSink, run_episode
 from suite_household.generator import default_inventory
 
 from suite_asgard.conditions import Condition

@@ -17,7 +17,7 @@ from omegaconf import DictConfig, OmegaConf
 from suite.contract.errors import ConfigError
 from suite.contract.records import Action, Observation, StepRecord, Task
 from suite.contract.settings import describe
-from suite.run.agents import Agent, AgentContext, AgentTurn
+from suite.engine.agents import Agent, AgentContext, AgentTurn
 
 from suite_longact.holomind.caps import CapReached, Caps
 from suite_longact.holomind.mapping import FreeSpaceMap

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from suite.contract.records import Task
-from suite.run.loop import TraceSink, run_episode
+from suite.engine.loop import TraceSink, run_episode
 from suite_household.catalog import TYPES
 from suite_household.world import World
 

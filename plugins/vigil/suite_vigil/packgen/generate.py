@@ -27,7 +27,7 @@ from typing import Any
 
 from omegaconf import OmegaConf
 from suite.contract.records import Task
-from suite.run.loop import TraceSink, inline, run_episode
+from suite.engine.loop import TraceSink, inline, run_episode
 from suite_household.controller import Controller
 from suite_household.generator import generate_house
 from suite_household.scene_io import load_scene, save_scene
