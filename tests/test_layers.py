@@ -82,3 +82,16 @@ def test_the_check_sees_function_level_imports() -> None:
     tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from suite.cli import x\n"
                      "def f():\n    from suite.launch.session import y\n")
     assert runtime_imports(tree) == [(5, "suite.launch.session")]
+
+
+MAX_LINES = 500
+REPO = CORE.parents[1]
+
+
+def test_no_module_over_500_lines() -> None:
+    """Small modules whose names say what they hold: none of the core's or a plugin package's grows past 500 lines
+    (split it by what its parts hold)."""
+    packages = [CORE, *sorted(REPO.glob("plugins/*/suite_*"))]
+    long = [f"{path.relative_to(REPO)}: {n}" for package in packages for path in sorted(package.rglob("*.py"))
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES]
+    assert not long, "modules over 500 lines:\n" + "\n".join(long)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
 
 from suite_household.catalog import TYPES, can_hold
 from suite_household.placement import find_spot
@@ -26,6 +25,7 @@ from suite_household.rules import SLICE_MIN_HEIGHT, coffee_needs_clean_empty_mug
 from suite_household.visibility import horizontal_distance
 from suite_household.world import Obj, World
 
+from suite_asgard.action_outcome import OK, Outcome, Simulator, fail
 from suite_asgard.vocabulary import ACTIONS, SERVING, SLICE_TARGETS, SLICED_FORM
 from suite_asgard.world_rules import HOLDING, INCOMPATIBILITY, INVALID_OBJECT, VISIBILITY
 
@@ -38,61 +38,6 @@ WATER_EMPTIED = frozenset({"Bowl", "Cup", "Mug", "Pot", "Pan", "Plate"})
 SPRAYABLE = frozenset({"Mirror"})
 #: Receptacles no wider than this (metres) are looked at so that their contents are in view too.
 SMALL_RECEPTACLE = 0.7
-
-
-class Simulator(Protocol):
-    """What the layer needs from a simulator backend (household_sim.HouseholdSim, thor_sim.ThorSim)."""
-
-    exact_room: bool
-
-    @property
-    def world(self) -> World:
-        """The current state as a household World (read from AI2-THOR's metadata on the real simulator)."""
-
-    def in_reach(self) -> frozenset[str]:
-        """Ids of the objects in view and within reach."""
-
-    def step(self, action: str, object_id: str) -> str | None:
-        """One AI2-THOR action on an object; the error message, or None on success."""
-
-    def set_state(self, object_id: str, **changes: Any) -> None:
-        """Change an object's state (DRINK)."""
-
-    def fits(self, rec: Obj, item: Obj) -> bool:
-        """Whether the receptacle accepts the item and has room for it."""
-
-    def go_to(self, object_id: str, need_contents: bool = False) -> bool:
-        """Stand where the object is in view and in reach; False when no such spot exists."""
-
-    def move_object(self, object_id: str, center: tuple[float, float, float]) -> None:
-        """Move an object (and what is on it) so its box centre is `center`, in the receptacle it is in."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What one high-level action did: success, or the undoable category and a message naming types only.
-
-    `attempted` marks a failure the simulator reported after every precondition of the layer held; `kind` is a
-    failed turn's kind when it is not an undoable action (FIND on a sliced whole is an invalid object).
-    """
-
-    success: bool
-    category: str | None = None
-    message: str = ""
-    attempted: bool = False
-    kind: str | None = None
-
-    @property
-    def preconditions_held(self) -> bool:
-        """Whether the action got past the layer's preconditions (it succeeded, or the simulator refused it)."""
-        return self.success or self.attempted
-
-
-OK = Outcome(True)
-
-
-def _fail(category: str, message: str) -> Outcome:
-    return Outcome(False, category, message)
 
 
 @dataclass
@@ -179,13 +124,13 @@ class ActionLayer:
             return Outcome(False, None, f"The {otype} is already sliced; look for its pieces ({SLICED_FORM[otype]}).",
                            kind=INVALID_OBJECT)
         if not ranked:
-            return _fail(VISIBILITY, f"There is no {otype} to be found.")
+            return fail(VISIBILITY, f"There is no {otype} to be found.")
         for choice in ranked:
             target = self.closed_container(choice) or choice
             if self.go_to(target.id):
                 self.facing = choice.id
                 return OK
-        return _fail(VISIBILITY, f"No spot was found from which the {otype} is in view.")
+        return fail(VISIBILITY, f"No spot was found from which the {otype} is in view.")
 
     def find_order(self, otype: str) -> list[Obj]:
         """The instances FIND tries, best first: fits the held object, open, in use, loose, near."""
@@ -220,34 +165,34 @@ class ActionLayer:
     def _pickup(self, otype: str) -> Outcome:
         held = self.held()
         if not TYPES[otype].pickupable:
-            return _fail(INCOMPATIBILITY, f"{otype} cannot be picked up.")
+            return fail(INCOMPATIBILITY, f"{otype} cannot be picked up.")
         if held is not None:
             if held.type == otype:
-                return _fail(HOLDING, f"You are already holding the {otype}.")
-            return _fail(HOLDING, f"Cannot pick up {otype} while holding {held.type}; PUT the {held.type} down first.")
+                return fail(HOLDING, f"You are already holding the {otype}.")
+            return fail(HOLDING, f"Cannot pick up {otype} while holding {held.type}; PUT the {held.type} down first.")
         found = self.reachable_instances(otype)
         if not found:
-            return _fail(VISIBILITY, f"Cannot pick up {otype} as it is not visible.")
+            return fail(VISIBILITY, f"Cannot pick up {otype} as it is not visible.")
         return self._low("PickupObject", found[0])
 
     def _put(self, rtype: str) -> Outcome:
         held = self.held()
         if held is None:
-            return _fail(HOLDING, f"You are not holding anything to PUT in the {rtype}.")
+            return fail(HOLDING, f"You are not holding anything to PUT in the {rtype}.")
         target_type = "SinkBasin" if rtype == "Sink" else rtype
         if rtype == held.type or not can_hold(target_type, held.type):
-            return _fail(INCOMPATIBILITY, f"The {held.type} cannot be put in or on the {rtype}.")
+            return fail(INCOMPATIBILITY, f"The {held.type} cannot be put in or on the {rtype}.")
         found = self.reachable_instances(rtype)
         if not found:
-            return _fail(VISIBILITY, f"Cannot PUT the {held.type} in the {rtype} as no {rtype} is visible.")
+            return fail(VISIBILITY, f"Cannot PUT the {held.type} in the {rtype} as no {rtype} is visible.")
         found.sort(key=lambda o: (TYPES[o.type].openable and not o.is_open, o.is_dirty, not self.fits(
             self.basin(o), held)))
         first = found[0]
         rec = self.basin(first)
         if TYPES[rec.type].openable and not rec.is_open:
-            return _fail(INCOMPATIBILITY, f"The {rtype} is closed; OPEN it before you PUT something in it.")
+            return fail(INCOMPATIBILITY, f"The {rtype} is closed; OPEN it before you PUT something in it.")
         if rec.is_dirty:
-            return _fail(INCOMPATIBILITY, f"The {rtype} is dirty; it must be clean before you PUT anything in it.")
+            return fail(INCOMPATIBILITY, f"The {rtype} is dirty; it must be clean before you PUT anything in it.")
         if self.fits(rec, held):
             outcome = self._low("PutObject", first)
             if outcome.success:
@@ -307,7 +252,7 @@ class ActionLayer:
                 return OK
             if opened:
                 self._low("CloseObject", world.objects[rec.id])
-        return _fail(INCOMPATIBILITY, f"There is no room for the {held.type} in any {first.type}.")
+        return fail(INCOMPATIBILITY, f"There is no room for the {held.type} in any {first.type}.")
 
     def _open(self, rtype: str) -> Outcome:
         return self._open_close(rtype, True)
@@ -318,19 +263,19 @@ class ActionLayer:
     def _open_close(self, rtype: str, opening: bool) -> Outcome:
         verb = "opened" if opening else "closed"
         if not TYPES[rtype].openable:
-            return _fail(INCOMPATIBILITY, f"{rtype} cannot be {verb}.")
+            return fail(INCOMPATIBILITY, f"{rtype} cannot be {verb}.")
         found = self.reachable_instances(rtype)
         if not found:
-            return _fail(VISIBILITY, f"Cannot {'open' if opening else 'close'} the {rtype} as it is not visible.")
+            return fail(VISIBILITY, f"Cannot {'open' if opening else 'close'} the {rtype} as it is not visible.")
         todo = [o for o in found if o.is_open != opening]
         if not todo:
-            return _fail(INCOMPATIBILITY, f"The {rtype} is already {'open' if opening else 'closed'}.")
+            return fail(INCOMPATIBILITY, f"The {rtype} is already {'open' if opening else 'closed'}.")
         held = self.held()
         if opening and held is not None:
             todo.sort(key=lambda o: not self.fits(o, held))
         rec = todo[0]
         if opening and rec.type == "Microwave" and rec.is_toggled:
-            return _fail(INCOMPATIBILITY, "The Microwave is on; TOGGLE_OFF it before you OPEN it.")
+            return fail(INCOMPATIBILITY, "The Microwave is on; TOGGLE_OFF it before you OPEN it.")
         outcome = self._low("OpenObject" if opening else "CloseObject", rec)
         if outcome.success:
             self.facing = rec.id
@@ -345,24 +290,24 @@ class ActionLayer:
     def _toggle(self, otype: str, on: bool) -> Outcome:
         word = "on" if on else "off"
         if not TYPES[otype].toggleable:
-            return _fail(INCOMPATIBILITY, f"{otype} cannot be turned {word}.")
+            return fail(INCOMPATIBILITY, f"{otype} cannot be turned {word}.")
         held = self.held()
         if otype == "Television" and (held is None or held.type != "RemoteControl"):
-            return _fail(HOLDING, f"You must be holding the RemoteControl to turn the Television {word}.")
+            return fail(HOLDING, f"You must be holding the RemoteControl to turn the Television {word}.")
         found = self.reachable_instances(otype)
         if not found:
-            return _fail(VISIBILITY, f"Cannot turn the {otype} {word} as it is not visible.")
+            return fail(VISIBILITY, f"Cannot turn the {otype} {word} as it is not visible.")
         if otype == "StoveBurner":  # the burner under the Pan, whatever its state
             found.sort(key=lambda o: not self._holds(o, ("Pan", "Pot")))
             found = found[:1]
         todo = [o for o in found if o.is_toggled != on]
         if not todo:
-            return _fail(INCOMPATIBILITY, f"The {otype} is already {word}.")
+            return fail(INCOMPATIBILITY, f"The {otype} is already {word}.")
         obj = todo[0]
         if on:
             refusal = self._cannot_switch_on(obj)
             if refusal:
-                return _fail(INCOMPATIBILITY, refusal)
+                return fail(INCOMPATIBILITY, refusal)
         if on:
             return self._low("ToggleObjectOn", obj)
         outcome = self._low("ToggleObjectOff", obj)
@@ -402,20 +347,20 @@ class ActionLayer:
 
     def _slice(self, otype: str) -> Outcome:
         if otype not in SLICE_TARGETS:
-            return _fail(INCOMPATIBILITY, f"{otype} cannot be sliced; only {', '.join(SLICE_TARGETS)} can.")
+            return fail(INCOMPATIBILITY, f"{otype} cannot be sliced; only {', '.join(SLICE_TARGETS)} can.")
         if self.already_sliced(otype):
-            return _fail(INCOMPATIBILITY, f"The {otype} is already sliced.")
+            return fail(INCOMPATIBILITY, f"The {otype} is already sliced.")
         held = self.held()
         if held is not None and held.type == otype:
-            return _fail(HOLDING, f"You cannot SLICE the {otype} while you are holding it.")
+            return fail(HOLDING, f"You cannot SLICE the {otype} while you are holding it.")
         if otype != "Egg" and (held is None or held.type not in KNIVES):
-            return _fail(HOLDING, f"You must be holding the Knife to SLICE the {otype}.")
+            return fail(HOLDING, f"You must be holding the Knife to SLICE the {otype}.")
         found = self.reachable_instances(otype)
         if not found:
-            return _fail(VISIBILITY, f"Cannot SLICE the {otype} as it is not visible.")
+            return fail(VISIBILITY, f"Cannot SLICE the {otype} as it is not visible.")
         obj = found[0]
         if slice_where_the_harness_does(self.world, "SliceObject", obj, {}) is not None:
-            return _fail(INCOMPATIBILITY, f"The {otype} must be on a CounterTop or another surface at least "
+            return fail(INCOMPATIBILITY, f"The {otype} must be on a CounterTop or another surface at least "
                                           f"{SLICE_MIN_HEIGHT} m high (not on a Plate, in a container or on a low "
                                           "shelf) to be sliced.")
         outcome = self._low("SliceObject", obj)
@@ -425,27 +370,27 @@ class ActionLayer:
 
     def _clean(self, otype: str) -> Outcome:
         if not TYPES[otype].dirtyable:
-            return _fail(INCOMPATIBILITY, f"{otype} cannot be cleaned.")
+            return fail(INCOMPATIBILITY, f"{otype} cannot be cleaned.")
         held = self.held()
         tool = "Cloth" if otype in SPRAYABLE else "DishSponge"
         if held is not None and held.type == otype:
-            return _fail(HOLDING, f"The {otype} is in your hand; it must be in the SinkBasin to be cleaned.")
+            return fail(HOLDING, f"The {otype} is in your hand; it must be in the SinkBasin to be cleaned.")
         if held is None or held.type != tool:
-            return _fail(HOLDING, f"You must be holding the {tool} to CLEAN the {otype}.")
+            return fail(HOLDING, f"You must be holding the {tool} to CLEAN the {otype}.")
         found = self.reachable_instances(otype)
         if not found:
-            return _fail(VISIBILITY, f"Cannot CLEAN the {otype} as it is not visible.")
+            return fail(VISIBILITY, f"Cannot CLEAN the {otype} as it is not visible.")
         obj = found[0]
         if otype in SPRAYABLE:
             if obj.id not in self.sprayed:
-                return _fail(INCOMPATIBILITY, f"SPRAY the {otype} with the SprayBottle before you CLEAN it.")
+                return fail(INCOMPATIBILITY, f"SPRAY the {otype} with the SprayBottle before you CLEAN it.")
         else:
             basin = self._basin_holding(obj)
             if basin is None:
-                return _fail(INCOMPATIBILITY, f"The {otype} has to be in the SinkBasin to be cleaned.")
+                return fail(INCOMPATIBILITY, f"The {otype} has to be in the SinkBasin to be cleaned.")
             if not any(f.type == "Faucet" and f.is_toggled and self._basin_of_faucet(f) == basin
                        for f in self.world.objects.values()):
-                return _fail(INCOMPATIBILITY, f"The Faucet must be running to CLEAN the {otype}.")
+                return fail(INCOMPATIBILITY, f"The Faucet must be running to CLEAN the {otype}.")
         if not obj.is_dirty:  # scrubbing a clean object changes nothing (AI2-THOR's faucet may have washed it)
             return OK
         return self._low("CleanObject", obj)
@@ -457,36 +402,36 @@ class ActionLayer:
     def _spray(self, otype: str) -> Outcome:
         held = self.held()
         if held is None or held.type != "SprayBottle":
-            return _fail(HOLDING, f"You must be holding the SprayBottle to SPRAY the {otype}.")
+            return fail(HOLDING, f"You must be holding the SprayBottle to SPRAY the {otype}.")
         if otype not in SPRAYABLE:
-            return _fail(INCOMPATIBILITY, f"{otype} is not something to spray; only the Mirror is.")
+            return fail(INCOMPATIBILITY, f"{otype} is not something to spray; only the Mirror is.")
         found = self.reachable_instances(otype)
         if not found:
-            return _fail(VISIBILITY, f"Cannot SPRAY the {otype} as it is not visible.")
+            return fail(VISIBILITY, f"Cannot SPRAY the {otype} as it is not visible.")
         self.sprayed.add(found[0].id)
         return OK
 
     def _drink(self, otype: str) -> Outcome:
         held = self.held()
         if held is None or held.type != otype:
-            return _fail(HOLDING, f"You must be holding the {otype} to DRINK from it.")
+            return fail(HOLDING, f"You must be holding the {otype} to DRINK from it.")
         if not TYPES[otype].can_fill:
-            return _fail(INCOMPATIBILITY, f"The {otype} cannot hold anything to drink.")
+            return fail(INCOMPATIBILITY, f"The {otype} cannot hold anything to drink.")
         if held.fill is None:
-            return _fail(INCOMPATIBILITY, f"The {otype} is empty; there is nothing to drink.")
+            return fail(INCOMPATIBILITY, f"The {otype} is empty; there is nothing to drink.")
         self.drank.append(held.fill)
         self.sim.set_state(held.id, fill=None, is_dirty=True)
         return OK
 
     def _empty(self, otype: str) -> Outcome:
         if not TYPES[otype].can_fill:
-            return _fail(INCOMPATIBILITY, f"The {otype} cannot hold liquid.")
+            return fail(INCOMPATIBILITY, f"The {otype} cannot hold liquid.")
         held = self.held()
         found = [held] if held is not None and held.type == otype else self.reachable_instances(otype)
         if not found:
-            return _fail(VISIBILITY, f"Cannot EMPTY the {otype} as it is not visible.")
+            return fail(VISIBILITY, f"Cannot EMPTY the {otype} as it is not visible.")
         if found[0].fill is None:
-            return _fail(INCOMPATIBILITY, f"The {otype} holds no liquid to pour out.")
+            return fail(INCOMPATIBILITY, f"The {otype} holds no liquid to pour out.")
         return self._low("EmptyLiquidFromObject", found[0])
 
     # -- low level -------------------------------------------------------------------------------------------

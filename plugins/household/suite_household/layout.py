@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from functools import partial
 from typing import Any
 
 from suite_household.catalog import TYPES, spec
+from suite_household.counter_runs import FACING, SIDES, UNIT_D, counters
 from suite_household.world import WALL_THICKNESS, Fixture, Obj, Room
 
-COUNTER_H = 0.86
-SLAB = 0.05
-UNIT_D = 0.62
-UPPER = (1.45, 2.15)
-_SIDES = ("N", "E", "S", "W")
-_FACING = {"N": 180, "S": 0, "E": 270, "W": 90}
-_BASE = ("Sink", "Cabinet", "Drawer", "StoveBurner", "CounterTop")
 _WALL_Y = {
     "Window": 1.55,
     "Painting": 1.6,
@@ -55,10 +50,10 @@ class RoomLayout:
                 self.pool[otype].append(name)
         self.objects: list[Obj] = []
         self.fixtures: list[Fixture] = []
-        self.sides = list(_SIDES)
+        self.sides = list(SIDES)
         rng.shuffle(self.sides)
-        self.low: dict[str, list[tuple[float, float]]] = {s: [] for s in _SIDES}
-        self.high: dict[str, list[tuple[float, float]]] = {s: [] for s in _SIDES}
+        self.low: dict[str, list[tuple[float, float]]] = {s: [] for s in SIDES}
+        self.high: dict[str, list[tuple[float, float]]] = {s: [] for s in SIDES}
         for s in ("E", "W"):
             length = self.length(s)
             self.low[s] += [(0.0, UNIT_D + 0.05), (length - UNIT_D - 0.05, length)]
@@ -96,7 +91,7 @@ class RoomLayout:
         names = self.pool.get(otype)
         return names.pop(0) if names else None
 
-    def _take_counted(self, otype: str) -> str:
+    def take_counted(self, otype: str) -> str:
         """Pop the next name of a type the caller counted in the inventory before laying it out."""
         name = self.take(otype)
         if name is None:
@@ -166,153 +161,8 @@ class RoomLayout:
             (r.x1 - r.x0, 0.01, r.z1 - r.z0),
             0,
         )
-        steps = (self._counters, self._edges, self._walls, self._free, self._leftovers)
+        steps = (partial(counters, self), self._edges, self._walls, self._free, self._leftovers)
         return all(step() for step in steps)
-
-    # -- counter runs -------------------------------------------------------------------------------------
-    def _counters(self) -> bool:
-        n_ct = len(self.pool.get("CounterTop", []))
-        n_cab = len(self.pool.get("Cabinet", []))
-        lower_cabs = n_cab if n_ct == 0 else (n_cab + 1) // 2
-        units: list[tuple[str, float]] = [("Sink", 0.8)] * len(self.pool.get("Sink", []))
-        burners = len(self.pool.get("StoveBurner", []))
-        if burners:
-            units.append(("Stove", 0.9 if burners > 4 else 0.76))
-        units += [("Cabinet", 0.6)] * lower_cabs
-        n_draw = len(self.pool.get("Drawer", []))
-        units += [("Drawers", 0.6)] * ((n_draw + 2) // 3)
-        if not units and n_ct:
-            units = [("Base", 0.6)] * n_ct
-        self.rng.shuffle(units)
-        placed = []
-        for kind, width in units:
-            slot = self.allocate(self.low, width)
-            if slot is None:
-                return False
-            placed.append((kind, width, *slot))
-        spans = self._spans(placed)
-        while len(spans) < n_ct and any(len(sp) > 1 for sp in spans):
-            longest = max(range(len(spans)), key=lambda i: (len(spans[i]), -i))
-            sp = spans.pop(longest)
-            spans[longest:longest] = [sp[: len(sp) // 2], sp[len(sp) // 2 :]]
-        topped = spans[:n_ct]
-        for sp in topped:
-            _, _, side, s0 = sp[0]
-            width = sp[-1][3] + sp[-1][1] - s0
-            center, size = self.on_wall(side, s0, width, UNIT_D + 0.03, COUNTER_H, SLAB)
-            self.add("CounterTop", self._take_counted("CounterTop"), center, size, _FACING[side])
-        covered = {id(u) for sp in topped for u in sp}
-        for unit in placed:
-            self._unit(unit, id(unit) in covered)
-        for _ in range(n_ct - len(topped)):
-            if not self._island():
-                return False
-        return self._upper_cabinets({u[2] for u in placed})
-
-    @staticmethod
-    def _spans(placed: list[tuple]) -> list[list[tuple]]:
-        by_side: dict[str, list[tuple]] = defaultdict(list)
-        for u in placed:
-            by_side[u[2]].append(u)
-        spans = []
-        for side in _SIDES:
-            run: list[tuple] = []
-            for u in sorted(by_side[side], key=lambda u: u[3]):
-                if run and u[3] - (run[-1][3] + run[-1][1]) > 0.06:
-                    spans.append(run)
-                    run = []
-                run.append(u)
-            if run:
-                spans.append(run)
-        return spans
-
-    def _unit(self, unit: tuple, covered: bool) -> None:
-        kind, width, side, s = unit
-        face = _FACING[side]
-        top = COUNTER_H + SLAB if covered else COUNTER_H
-        center, size = self.on_wall(side, s, width, UNIT_D, 0.0, COUNTER_H)
-        if kind == "Sink":
-            sink = self.add("Sink", self._take_counted("Sink"), center, size, face)
-            self._sink_parts(sink, side, s, width, top)
-        elif kind == "Stove":
-            self.fixtures.append(Fixture(_box(center, size), (60, 60, 64)))
-            self._stove(side, s, width, top)
-        elif kind == "Cabinet":
-            self.add("Cabinet", self._take_counted("Cabinet"), center, size, face)
-        elif kind == "Drawers":
-            low = COUNTER_H
-            for k in range(3):
-                name = self.take("Drawer")
-                if name is None:
-                    break
-                y0 = COUNTER_H - (k + 1) * 0.27
-                c, sz = self.on_wall(side, s, width, UNIT_D, y0 + 0.01, 0.25)
-                self.add("Drawer", name, c, sz, face)
-                low = y0 + 0.01
-            # the carcass fills only what the drawers leave below them, so it never encloses (hides) a drawer
-            c, sz = self.on_wall(side, s, width, UNIT_D, 0.0, low)
-            self.fixtures.append(Fixture(_box(c, sz), (120, 95, 70)))
-        else:
-            self.fixtures.append(Fixture(_box(center, size), (120, 95, 70)))
-
-    def _sink_parts(self, sink: Obj, side: str, s: float, width: float, top: float) -> None:
-        basins = []
-        while (name := self.take("SinkBasin")) is not None:
-            basins.append(name)
-            if len(basins) == 2 or len(self.pool["SinkBasin"]) <= len(self.pool["Sink"]):
-                break
-        n = max(1, len(basins))
-        for k, name in enumerate(basins):
-            bw = (width - 0.1) / n
-            c, sz = self.on_wall(side, s + 0.05 + k * bw, bw - 0.02, 0.42, top, 0.01, out=0.12)
-            self.add("SinkBasin", name, c, sz, _FACING[side], parent=sink.id)
-        faucet = self.take("Faucet")
-        if faucet:
-            c, sz = self.on_wall(side, s + width / 2 - 0.04, 0.08, 0.1, top, 0.28, out=0.01)
-            self.add("Faucet", faucet, c, sz, _FACING[side])
-
-    def _stove(self, side: str, s: float, width: float, top: float) -> None:
-        names = list(self.pool.pop("StoveBurner", []))
-        per_row = (len(names) + 1) // 2
-        burner_ids = []
-        for k, name in enumerate(names):
-            row, col = divmod(k, per_row)
-            bw = width / per_row
-            c, sz = self.on_wall(
-                side, s + col * bw + (bw - 0.24) / 2, 0.24, 0.24, top, 0.02, out=0.05 + (1 - row) * 0.28
-            )
-            self.add("StoveBurner", name, c, sz, _FACING[side])
-            burner_ids.append(name)
-        knobs = list(self.pool.pop("StoveKnob", []))
-        for k, name in enumerate(knobs):
-            kw = width / max(1, len(knobs))
-            c, sz = self.on_wall(side, s + k * kw + kw / 2 - 0.025, 0.05, 0.03, top - 0.12, 0.05, out=UNIT_D)
-            controls = (burner_ids[k],) if k < len(burner_ids) else ()
-            self.add("StoveKnob", name, c, sz, _FACING[side], controls=controls)
-
-    def _island(self) -> bool:
-        w, d = 1.2, 0.9
-        spot = self._free_spot(w, d, clearance=0.8)
-        if spot is None:
-            return False
-        x, z = spot
-        self.fixtures.append(
-            Fixture((x - w / 2, 0.0, z - d / 2, x + w / 2, COUNTER_H, z + d / 2), (120, 95, 70))
-        )
-        self.add(
-            "CounterTop", self._take_counted("CounterTop"), (x, COUNTER_H + SLAB / 2, z), (w + 0.04, SLAB, d + 0.04), 0
-        )
-        return True
-
-    def _upper_cabinets(self, run_sides: set[str]) -> bool:
-        sides = [s for s in self.sides if s in run_sides] + [s for s in self.sides if s not in run_sides]
-        while (name := self.take("Cabinet")) is not None:
-            slot = self.allocate(self.high, 0.6, sides)
-            if slot is None:
-                return False
-            center, size = self.on_wall(slot[0], slot[1], 0.6, 0.35, UPPER[0], UPPER[1] - UPPER[0])
-            self.add("Cabinet", name, center, size, _FACING[slot[0]])
-        return True
 
     # -- wall-side and wall-mounted pieces ----------------------------------------------------------------
     def _edges(self) -> bool:
@@ -344,7 +194,7 @@ class RoomLayout:
                     return False
                 side, s = slot
                 center, size = self.on_wall(side, s, w, d, 0.0, h)
-                obj = self.add(otype, name, center, size, _FACING[side])
+                obj = self.add(otype, name, center, size, FACING[side])
                 if otype in ("Bed", "Bathtub"):
                     self.high[side].append((s, s + w + 0.05))
                 if otype == "Bathtub":
@@ -358,7 +208,7 @@ class RoomLayout:
             self.add("BathtubBasin", basin, c, sz, tub.facing, parent=tub.id)
         if len(self.pool.get("Faucet", [])) > 0:
             c, sz = self.on_wall(side, s + 0.05, 0.08, 0.12, tub.top, 0.2, out=0.0)
-            self.add("Faucet", self._take_counted("Faucet"), c, sz, tub.facing)
+            self.add("Faucet", self.take_counted("Faucet"), c, sz, tub.facing)
         for k, panel in enumerate(("ShowerCurtain", "ShowerDoor", "ShowerGlass")):
             name = self.take(panel)
             if name:
@@ -405,23 +255,23 @@ class RoomLayout:
         side, s = slot
         y = _WALL_Y[otype] - h / 2
         center, size = self.on_wall(side, s + 0.05, w, d, y, h)
-        obj = self.add(otype, name, center, size, _FACING[side], is_toggled=otype == "LightSwitch")
+        obj = self.add(otype, name, center, size, FACING[side], is_toggled=otype == "LightSwitch")
         if otype == "Window":
             blinds = self.take("Blinds")
             if blinds:
                 c, sz = self.on_wall(side, s + 0.05, w, 0.04, y, h, out=d)
-                self.add("Blinds", blinds, c, sz, _FACING[side])
+                self.add("Blinds", blinds, c, sz, FACING[side])
             for k in range(2):
                 curtain = self.take("Curtains")
                 if curtain:
                     cw = spec("Curtains").size[0]
                     c, sz = self.on_wall(side, s + 0.05 + k * (w - cw), cw, 0.06, 0.05, 2.1, out=d + 0.05)
-                    self.add("Curtains", curtain, c, sz, _FACING[side])
+                    self.add("Curtains", curtain, c, sz, FACING[side])
         hang = {"TowelHolder": "Towel", "HandTowelHolder": "HandTowel"}.get(otype)
         if hang and (item := self.take(hang)):
             iw, ih, idp = spec(hang).size
             c, sz = self.on_wall(side, s + 0.05 + (w - iw) / 2, iw, idp, obj.top - ih, ih, out=d / 2)
-            self.add(hang, item, c, sz, _FACING[side], parent=obj.id)
+            self.add(hang, item, c, sz, FACING[side], parent=obj.id)
         return True
 
     def _shelves(self) -> bool:
@@ -433,7 +283,7 @@ class RoomLayout:
             side, s = slot
             for j, name in enumerate(names[k : k + 3]):
                 center, size = self.on_wall(side, s + 0.05, 0.8, 0.28, 1.1 + 0.35 * j, 0.04)
-                self.add("Shelf", name, center, size, _FACING[side])
+                self.add("Shelf", name, center, size, FACING[side])
         return True
 
     # -- free-standing furniture ---------------------------------------------------------------------------
@@ -441,7 +291,7 @@ class RoomLayout:
         for otype in ("DiningTable", "CoffeeTable", "ArmChair", "Ottoman", "DogBed", "Footstool"):
             while (name := self.take(otype)) is not None:
                 w, h, d = spec(otype).size
-                spot = self._free_spot(w, d, clearance=0.6)
+                spot = self.free_spot(w, d, clearance=0.6)
                 if spot is None:
                     return False
                 self.add(otype, name, (spot[0], h / 2, spot[1]), (w, h, d), 0)
@@ -458,7 +308,7 @@ class RoomLayout:
         ]
         for host in hosts + [None]:
             if host is None:
-                spot = self._free_spot(w, d, clearance=0.5)
+                spot = self.free_spot(w, d, clearance=0.5)
             else:
                 spot = self._beside(host, w, d)
             if spot is not None:
@@ -482,7 +332,8 @@ class RoomLayout:
                 return round(x, 3), round(z, 3)
         return None
 
-    def _free_spot(self, w: float, d: float, clearance: float) -> tuple[float, float] | None:
+    def free_spot(self, w: float, d: float, clearance: float) -> tuple[float, float] | None:
+        """A free floor spot for a w x d footprint with `clearance` around it, or None after 300 tries."""
         r = self.room
         for _ in range(300):
             x = round(self.rng.uniform(r.x0 + UNIT_D + 0.7 + w / 2, r.x1 - UNIT_D - 0.7 - w / 2), 2)
@@ -532,21 +383,9 @@ class RoomLayout:
                     return False
                 side, s = slot
                 center, size = self.on_wall(side, s, max(w, 0.3), max(d, 0.3), 0.0, max(h, 0.3))
-                self.add(otype, name, center, size, _FACING[side])
+                self.add(otype, name, center, size, FACING[side])
         return True
 
 
 def _retype(obj: Obj, otype: str) -> Obj:
     return Obj(**{**{f: getattr(obj, f) for f in Obj.__slots__}, "type": otype})
-
-
-def _box(center: tuple, size: tuple) -> tuple[float, float, float, float, float, float]:
-    (x, y, z), (sx, sy, sz) = center, size
-    return (
-        round(x - sx / 2, 4),
-        round(y - sy / 2, 4),
-        round(z - sz / 2, 4),
-        round(x + sx / 2, 4),
-        round(y + sy / 2, 4),
-        round(z + sz / 2, 4),
-    )
