@@ -295,8 +295,8 @@ def execute_jobs(host: PluginHost, jobs: list[Job], workers: int = 1) -> list[Au
         return results
     context = multiprocessing.get_context("spawn")  # never fork a process that may hold threads and locks
     with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context, initializer=_start_worker) as pool:
-        futures = {pool.submit(_run_job, job.bench, job.cfg, job.folder, job.baseline.name if job.baseline else None): job
-                   for job in jobs}
+        futures = {pool.submit(_run_job, job.bench, job.cfg, job.folder,
+                               job.baseline.name if job.baseline else None): job for job in jobs}
         try:
             for future in as_completed(futures):
                 _done(futures[future], future.result())

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from omegaconf import OmegaConf
 
 from suite.audit.auditor import (
     AUDIT_FORMAT,
     TABLE_HEADER,
+    TOO_FEW,
     default_jobs,
     execute_jobs,
     figures_of,
@@ -70,10 +72,17 @@ def command(args: argparse.Namespace) -> int:
         failed = [f"{r['benchmark']}/{b['name']}" for r in results for b in r["baselines"] if not b["passed"]]
         line = f"audit failed: {', '.join(failed)} above ceiling" if failed else "audit passed: no baseline above " \
                                                                                  "its ceiling"
-        console.print(line, highlight=False)
+        console.print(line + _too_few(results), highlight=False)
     if args.format != "table":
         err_console.print("audit passed" if passed else "audit failed: a baseline is above its ceiling",
                           highlight=False)
     if args.out:
         err_console.print(f"baseline runs kept under {args.out}", highlight=False)
     return 0 if passed else 1
+
+
+def _too_few(results: list[dict[str, Any]]) -> str:
+    """The summary's note of rows whose interval holds their ceiling ('' when none): they neither pass nor fail."""
+    count = sum(row["verdict"] == TOO_FEW for r in results for b in r["baselines"] for row in b["rows"])
+    return (f"; {count} {'row' if count == 1 else 'rows'} with too few episodes to tell (their 95 % interval holds the ceiling: --full or a "
+            "larger --limit)") if count else ""
