@@ -1,4 +1,5 @@
-"""`suite audit`: run every declared shortcut baseline over a benchmark's data; exit 1 when one beats its ceiling."""
+"""`suite audit`: run every declared shortcut baseline over a benchmark's data; exit 1 when one is above its ceiling
+(its 95 % interval wholly above it)."""
 
 from __future__ import annotations
 
@@ -84,5 +85,6 @@ def command(args: argparse.Namespace) -> int:
 def _too_few(results: list[dict[str, Any]]) -> str:
     """The summary's note of rows whose interval holds their ceiling ('' when none): they neither pass nor fail."""
     count = sum(row["verdict"] == TOO_FEW for r in results for b in r["baselines"] for row in b["rows"])
-    return (f"; {count} {'row' if count == 1 else 'rows'} with too few episodes to tell (their 95 % interval holds the ceiling: --full or a "
+    rows = "row" if count == 1 else "rows"
+    return (f"; {count} {rows} with too few episodes to tell (the 95 % interval holds the ceiling: --full or a "
             "larger --limit)") if count else ""
