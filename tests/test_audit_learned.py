@@ -157,3 +157,15 @@ def test_the_template_declares_a_learned_baseline_and_generators_leave_it_out() 
     assert "learned-offset" not in solving_baselines(host, task, cfg)  # it needs the pack to fit on
     with pytest.raises(ConfigError, match="is learned"):
         solving_baselines(host, task, cfg, ["learned-offset"])
+
+
+def test_the_plugin_kit_checks_that_a_learned_policy_replies_in_the_benchmarks_format(toy: PluginHost) -> None:
+    from suite.testing import PluginConformance
+
+    cfg = default_config(["toy-leaky"], toy)
+    tasks = toy_choice.make_tasks("toy-leaky", count=8)
+    baseline = baselines_of(toy.benchmark("toy-leaky"))[0]
+    PluginConformance._check_learned(toy, "toy-leaky", baseline, tasks, cfg)
+    mumbling = replace(baseline, learner=lambda train: lambda reading: "I think it is the second one")
+    with pytest.raises(AssertionError, match="does not parse"):
+        PluginConformance._check_learned(toy, "toy-leaky", mumbling, tasks, cfg)
