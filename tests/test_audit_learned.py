@@ -17,7 +17,7 @@ from suite.audit.learned import assign_folds, plan_folds, reading
 from suite.cli.main import main
 from suite.contract.errors import ConfigError
 from suite.contract.records import Action, Image, Observation, StepRecord, Task
-from suite.contract.registry import BenchmarkSpec, Metric, ShortcutBaseline
+from suite.contract.registry import BenchmarkSpec, Metric, Reading, ShortcutBaseline
 from suite.run.host import PluginHost, build_host, default_config
 from suite_template.plugin import learn_offset
 
@@ -83,9 +83,9 @@ def test_folds_are_stable_under_a_seed_and_balanced() -> None:
 
 
 def test_fold_plans_partition_the_sample(toy: PluginHost) -> None:
-    cfg = baseline_config(default_config(["toy-leaky"], toy), baselines_of(toy.benchmark("toy-leaky"))[0])
-    OmegaConf.update(cfg, "run.tasks", ["q001", "q002", "q003", "q100", "q399"])
     baseline = baselines_of(toy.benchmark("toy-leaky"))[0]
+    cfg = baseline_config(default_config(["toy-leaky"], toy), baseline)
+    OmegaConf.update(cfg, "run.tasks", ["q001", "q002", "q003", "q100", "q399"])
     folds = plan_folds(toy, cfg, "toy-leaky", baseline)
     assert sorted(i for f in folds for i in f.scored) == ["q001", "q002", "q003", "q100", "q399"]
     for fold in folds:
@@ -106,7 +106,7 @@ def test_a_policy_is_given_only_what_its_baseline_reads() -> None:
     task = Task("b", "t", {"answer": 2}, category="kitchen")
     observation = Observation(text="the text", images=[Image(label="frame")], data={"answer": 2})
     history = [StepRecord(0, Action(value=1, text="+1"), reply="ACTION: +1", feedback="now 1")]
-    assert reading(("step",), task, observation, history) == type(reading((), task, observation, []))(step=1)
+    assert reading(("step",), task, observation, history) == Reading(step=1)
     full = reading(("text", "frames", "step", "category", "history"), task, observation, history)
     assert (full.text, [i.label for i in full.frames or ()], full.step, full.category, full.history) == (
         "the text", ["frame"], 1, "kitchen", (("ACTION: +1", "now 1"),))
