@@ -82,6 +82,9 @@ def test_limit_samples_and_out_keeps_the_runs(tmp_path: Path, capsys: pytest.Cap
     assert main(["audit", "--plugins", "template", "--limit", "3", "--jobs", "2", "--out", str(tmp_path / "kept")]) == 0
     assert sorted(p.name for p in (tmp_path / "kept" / "counter").iterdir()) == [
         "always-plus", "learned-offset", "oracle", "random", "stop-at-once"]
+    # the learned baseline, cross-fitted in a worker process: one run per fold that scores a task of the sample
+    folds = sorted(p.name for p in (tmp_path / "kept" / "counter" / "learned-offset").iterdir())
+    assert folds and len(folds) <= 3 and all(name.startswith("fold-") for name in folds)
 
 
 def test_table_lists_each_baseline_beside_chance_ceiling_and_oracle(capsys: pytest.CaptureFixture[str]) -> None:
