@@ -35,10 +35,12 @@ def test_template_audit_passes_with_the_generic_and_declared_baselines(capsys: p
     assert code == 0 and result["passed"] is True
     (bench,) = result["benchmarks"]
     assert bench["benchmark"] == "counter" and bench["oracle"] == 100.0
-    assert [b["name"] for b in bench["baselines"]] == ["stop-at-once", "random", "always-plus"]
+    assert [b["name"] for b in bench["baselines"]] == ["stop-at-once", "random", "always-plus", "learned-offset"]
     stop = bench["baselines"][0]["rows"][0]
+    # Wilson: 0 of 12 bounds the rate below 24.25 %, which holds the 5-point ceiling: too few to tell, not a failure
     assert stop == {**stop, "key": "*", "n": 12, "score": 0.0, "chance": 0.0, "ceiling": 5.0, "oracle": 100.0,
-                    "passed": True, "ci95": [0.0, 24.25]}  # Wilson: 0 of 12 bounds the rate below 24.25 %
+                    "verdict": "too few", "passed": None, "ci95": [0.0, 24.25]}
+    assert bench["baselines"][0]["passed"] is True and bench["baselines"][0]["kind"] == "fixed"
 
 
 def test_a_baseline_above_its_ceiling_fails_the_audit(monkeypatch: pytest.MonkeyPatch,
@@ -52,7 +54,7 @@ def test_a_baseline_above_its_ceiling_fails_the_audit(monkeypatch: pytest.Monkey
     code, result = _audit_json(capsys, "--baselines", "greedy")
     assert code == 1 and result["passed"] is False
     (row,) = result["benchmarks"][0]["baselines"][0]["rows"]
-    assert (row["score"], row["ceiling"], row["passed"]) == (100.0, 5.0, False)
+    assert (row["score"], row["ceiling"], row["verdict"], row["passed"]) == (100.0, 5.0, "fail", False)
     assert main(["audit", "--plugins", "template", "--baselines", "greedy", "--jobs", "1"]) == 1
     out = capsys.readouterr().out
     assert "FAIL" in out and "audit failed: counter/greedy" in out
@@ -79,7 +81,10 @@ def test_limit_samples_and_out_keeps_the_runs(tmp_path: Path, capsys: pytest.Cap
     assert list(scratch.iterdir()) == []  # the scratch runs are gone
     assert main(["audit", "--plugins", "template", "--limit", "3", "--jobs", "2", "--out", str(tmp_path / "kept")]) == 0
     assert sorted(p.name for p in (tmp_path / "kept" / "counter").iterdir()) == [
-        "always-plus", "oracle", "random", "stop-at-once"]
+        "always-plus", "learned-offset", "oracle", "random", "stop-at-once"]
+    # the learned baseline, cross-fitted in a worker process: one run per fold that scores a task of the sample
+    folds = sorted(p.name for p in (tmp_path / "kept" / "counter" / "learned-offset").iterdir())
+    assert folds and len(folds) <= 3 and all(name.startswith("fold-") for name in folds)
 
 
 def test_table_lists_each_baseline_beside_chance_ceiling_and_oracle(capsys: pytest.CaptureFixture[str]) -> None:
@@ -89,7 +94,8 @@ def test_table_lists_each_baseline_beside_chance_ceiling_and_oracle(capsys: pyte
     assert "counter: a seeded stratified sample of 4 of 12 tasks (seed 0; --full runs every task)" in out
     line = next(ln for ln in out.splitlines() if "stop-at-once" in ln)
     assert [c.strip() for c in line.strip("│┃ ").split("│")][2:] == ["all", "4", "0.0", "0.0-49.0", "0.0", "5.0",
-                                                                     "100.0", "ok"]
+                                                                     "100.0", "too few"]
+    assert "rows with too few episodes to tell" in out
 
 
 def test_levels_per_stratum_and_overall() -> None:
@@ -152,7 +158,8 @@ def test_pack_audit_writes_the_figures_into_the_manifest(tmp_path: Path) -> None
     audit = manifest["audit"]
     assert audit["passed"] is True and audit["oracle"] == 100.0 and audit["sample"]["episodes"] == 12
     assert audit["baselines"]["stop-at-once"]["rows"]["*"] == {"n": 12, "score": 0.0, "ci95": [0.0, 24.25],
-                                                               "chance": 0.0, "ceiling": 5.0}
+                                                               "chance": 0.0, "ceiling": 5.0, "verdict": "too few"}
+    assert audit["baselines"]["learned-offset"]["kind"] == "learned"
 
 
 def test_the_table_exits_0_when_every_baseline_passes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -211,4 +218,4 @@ def test_markdown_gives_a_readme_table(capsys: pytest.CaptureFixture[str]) -> No
     assert lines[0] == ("counter: a seeded stratified sample of 4 of 12 tasks (seed 0; --full runs every task); "
                         "oracle 100.0.")
     assert lines[2] == "| baseline | category | n | score | 95% CI | chance | ceiling | oracle | verdict |"
-    assert "| stop-at-once | all | 4 | 0.0 | 0.0-49.0 | 0.0 | 5.0 | 100.0 | ok |" in lines
+    assert "| stop-at-once | all | 4 | 0.0 | 0.0-49.0 | 0.0 | 5.0 | 100.0 | too few |" in lines

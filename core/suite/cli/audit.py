@@ -1,14 +1,16 @@
-"""`suite audit`: run every declared shortcut baseline over a benchmark's data; exit 1 when one beats its ceiling."""
+"""`suite audit`: run every declared shortcut baseline over a benchmark's data; exit 1 when one is above its ceiling
+(its 95 % interval wholly above it)."""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from suite.cli.output import print_json, print_table
 from suite.engine.host import build_host
 from suite.launch.compose import Options, split_names
 from suite.launch.consoles import console, err_console
-from suite.validity.auditor import TABLE_HEADER, markdown, sample_line, table_rows
+from suite.validity.auditor import TABLE_HEADER, TOO_FEW, markdown, sample_line, table_rows
 from suite.validity.selected import audit_selected
 
 
@@ -30,10 +32,18 @@ def command(args: argparse.Namespace) -> int:
         failed = [f"{r['benchmark']}/{b['name']}" for r in results for b in r["baselines"] if not b["passed"]]
         line = f"audit failed: {', '.join(failed)} above ceiling" if failed else "audit passed: no baseline above " \
                                                                                  "its ceiling"
-        console.print(line, highlight=False)
+        console.print(line + _too_few(results), highlight=False)
     if args.format != "table":
         err_console.print("audit passed" if passed else "audit failed: a baseline is above its ceiling",
                           highlight=False)
     if args.out:
         err_console.print(f"baseline runs kept under {args.out}", highlight=False)
     return 0 if passed else 1
+
+
+def _too_few(results: list[dict[str, Any]]) -> str:
+    """The summary's note of rows whose interval holds their ceiling ('' when none): they neither pass nor fail."""
+    count = sum(row["verdict"] == TOO_FEW for r in results for b in r["baselines"] for row in b["rows"])
+    rows = "row" if count == 1 else "rows"
+    return (f"; {count} {rows} with too few episodes to tell (the 95 % interval holds the ceiling: --full or a "
+            "larger --limit)") if count else ""

@@ -135,7 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="pull: download official data; list: what is present; where: the data a run would use")
     data.add_argument("plugin", nargs="?", help="a plugin or benchmark name (pull needs one; default: all)")
 
-    aud = sub.add_parser("audit", help="run every declared shortcut baseline; exit 1 when one beats its ceiling")
+    aud = sub.add_parser("audit", help="run every declared shortcut baseline; exit 1 when one's 95 %% interval is "
+                                       "above its ceiling")
     aud.add_argument("--plugins", required=True, help="comma-separated plugins or benchmarks to audit")
     aud.add_argument("--data-dir", dest="data_dir", help="audit this data directory (of the single benchmark)")
     aud.add_argument("--limit", type=int, help="a seeded (stratified) sample of at most N tasks per benchmark "

@@ -12,7 +12,7 @@ from suite.contract.errors import PluginError
 from suite.contract.extras import Requirement
 
 if TYPE_CHECKING:
-    from suite.contract.records import Observation, Task
+    from suite.contract.records import Image, Observation, Task
     from suite.engine.agents import Agent, AgentContext
 
 
@@ -59,13 +59,46 @@ SHORTCUT_MARGIN = 5.0
 OVERALL = "*"
 
 
+#: What a learned baseline's policy may be given at each step (`ShortcutBaseline.reads`), and what each part is.
+READS = {
+    "text": "the observation's text",
+    "frames": "the observation's images",
+    "step": "the step index (0 at the first step)",
+    "category": "the task's category (Task.category)",
+    "history": "its own earlier replies and the env's feedback to each",
+}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a learned baseline's policy is given at one step: the parts its baseline `reads` (`READS`), every
+    other part None."""
+
+    text: str | None = None
+    frames: tuple[Image, ...] | None = None
+    step: int | None = None
+    category: str | None = None
+    history: tuple[tuple[str, str], ...] | None = None  # (its reply, the env's feedback) per earlier step
+
+
+#: a fitted learned baseline: its reply to a step from what it may read, parsed by the benchmark's `parse_action`
+LearnedPolicy = Callable[[Reading], str]
+#: fits a learned baseline on the training tasks (labels included: they are the training data) and returns its policy
+Learner = Callable[[Sequence["Task"]], LearnedPolicy]
+
+
 @dataclass(frozen=True)
 class ShortcutBaseline:
     """A policy that uses strictly less than the task needs; `suite audit` runs it over the pack.
 
     `ceiling` and `chance` are percent points of the audited metric, for the whole pack (a number, or the key
     `"*"` of a mapping) and per stratum (the other keys of a mapping: `str(BenchmarkSpec.strata(task))`). A row
-    with no ceiling is shown but never fails the audit."""
+    with no ceiling is shown but never fails the audit.
+
+    With a `learner` it is a *learned* baseline: the audit cross-fits it (`folds` folds of the pack by a seeded
+    hash of the task id; the learner is fitted on the other folds' tasks and its policy runs, through the runner,
+    on the held-out fold's), so every task is scored once by a policy that never saw it; the policy is given only
+    what `reads` names."""
 
     name: str  # e.g. "stop-at-once", "blind-forward"
     description: str  # what it ignores and what it does
@@ -77,6 +110,19 @@ class ShortcutBaseline:
     metric: str | None = None  # the headline metric audited (default: the benchmark's first headline metric)
     #: True: it never reads a frame, so the audit runs it under the benchmark's `blind_config` (no frames rendered)
     blind: bool = False
+    learner: Learner | None = None  # set: a learned baseline, fitted on part of the pack and scored on the rest
+    reads: tuple[str, ...] = ()  # what a learned baseline's policy is given at each step: keys of READS
+    folds: int = 5  # the folds a learned baseline is cross-fitted over
+
+    @property
+    def kind(self) -> str:
+        """"learned" for a baseline fitted on part of the pack (it has a `learner`), else "fixed"."""
+        return "fixed" if self.learner is None else "learned"
+
+    @property
+    def sees_frames(self) -> bool:
+        """Whether it may read a frame: not when `blind`, nor when it is learned and its `reads` leave out frames."""
+        return not self.blind and (self.learner is None or "frames" in self.reads)
 
     def ceiling_for(self, key: str) -> float | None:
         """The ceiling of the whole pack (`key` "*") or of one stratum; None where none is declared."""

@@ -17,6 +17,7 @@ from omegaconf import DictConfig
 from suite.contract import config as configmod
 from suite.contract.hookspecs import BENCHMARK_HOOKS
 from suite.contract.records import OUTCOMES, Action, StepRecord, Task
+from suite.contract.registry import ShortcutBaseline
 from suite.contract.schemas import validate
 from suite.contract.settings import check_settings, undeclared_keys
 from suite.engine import runner
@@ -137,7 +138,8 @@ class PluginConformance:
         and `random`), and every baseline is well formed: a headline metric, levels in percent points, an agent
         that exists for the benchmark, a scripted model that is registered, and per-category ceilings and chance
         levels whose keys are categories of its tasks (or "*"); its setting overrides (with the benchmark's
-        `blind_config` for a `blind` one) are settings of the run config."""
+        `blind_config` for a `blind` one) are settings of the run config; a learned one fits, and its policy's reply
+        parses."""
         from suite.models.scripted import find_script
         from suite.validity.baselines import audit_key, baseline_config, baselines_of, check_baseline
 
@@ -156,6 +158,25 @@ class PluginConformance:
                     if isinstance(levels, Mapping):
                         assert set(levels) <= keys, f"{bench}/{baseline.name}: no task in {set(levels) - keys}"
                 baseline_config(cfg, baseline, spec)  # its settings, and blind_config for a blind one, are known keys
+                if baseline.learner is not None and len(items) > 1:
+                    self._check_learned(host, bench, baseline, items, cfg)
+
+    @staticmethod
+    def _check_learned(host: PluginHost, bench: str, baseline: ShortcutBaseline, items: list[Task], cfg: Any) -> None:
+        """A learned baseline fits on every task but the first, and its policy's reply to the first one's first
+        observation (what it `reads` of it) is one the benchmark's parser accepts."""
+        from suite.validity.learned import reading
+
+        assert baseline.learner is not None
+        policy = baseline.learner(items[1:])
+        env = host.call("make_env", bench, task=items[0], config=cfg.get(bench))
+        try:
+            observation = env.reset()
+        finally:
+            env.close()
+        reply = policy(reading(baseline.reads, items[0], observation, []))
+        action = host.call("parse_action", bench, task=items[0], reply=reply)
+        assert action.ok, f"{bench}/{baseline.name}: its policy's reply {reply!r} does not parse: {action.parse_error}"
 
     def test_parse_action_never_raises(self) -> None:
         """parse_action returns an Action (maybe a failure with a reason) for arbitrary text."""

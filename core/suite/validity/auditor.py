@@ -1,8 +1,9 @@
 """`suite audit`: run every declared shortcut baseline over a benchmark's data and hold it to its ceiling.
 
 Each baseline (and the oracle, for reference) is an ordinary run of the core runner in a scratch folder, on the
-same seeded (stratified) sample of tasks; the audit compares each baseline's headline score, over the whole
-sample and per stratum, with its chance level and its ceiling. `audit_benchmark` gives the figures as a dict,
+same seeded (stratified) sample of tasks; a learned baseline is cross-fitted (`suite.validity.learned`), one run per
+fold. The audit compares each baseline's headline score, over the whole sample and per stratum, with its chance
+level and its ceiling, by the score's 95 % interval (`verdict`). `audit_benchmark` gives the figures as a dict,
 `write_pack_audit` stores them in a generated pack's manifest (PACK.json)."""
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from suite.launch.consoles import err_console
 from suite.models.event_loops import run_to_completion
 from suite.report.compare import metric_value
 from suite.validity.baselines import audit_key, baseline_config, baselines_of, check_baseline, metric_of
+from suite.validity.learned import agent_name, fitted_agent, plan_folds
 
 AUDIT_FORMAT = "embodied-suite.audit/1"
 ORACLE = "oracle"
@@ -38,6 +40,8 @@ ORACLE = "oracle"
 TOLERANCE = 1e-9
 #: the normal quantile of a two-sided 95 % interval
 Z95 = 1.959964
+#: a row's verdicts: its interval wholly at or below the ceiling, wholly above it, or straddling it
+PASS, FAIL, TOO_FEW = "pass", "fail", "too few"
 
 
 @dataclass
@@ -102,6 +106,21 @@ def interval(spec: BenchmarkSpec, metric_name: str, records: list[dict[str, Any]
     return round(max(0.0, value - half), 2), round(min(100.0, value + half), 2)
 
 
+def verdict(value: float | None, ci: tuple[float, float] | None, ceiling: float | None, infra: int = 0) -> str | None:
+    """A row's verdict: `fail` when its 95 % interval lies above the ceiling (or an episode ended in an infra
+    failure, which would hide its score), `pass` when the interval lies at or below it, `too few` when the interval
+    holds the ceiling (too few episodes to tell); without an interval (a metric that is not a percent) the score
+    alone decides. None when there is no ceiling or no score."""
+    if infra:
+        return FAIL
+    if ceiling is None or value is None:
+        return None
+    low, high = ci if ci is not None else (value, value)
+    if low > ceiling + TOLERANCE:
+        return FAIL
+    return PASS if high <= ceiling + TOLERANCE else TOO_FEW
+
+
 def _rows(spec: BenchmarkSpec, baseline: ShortcutBaseline, metric: str, run: AuditRun,
           oracle: AuditRun | None) -> list[dict[str, Any]]:
     """Per audit key (the whole sample first, then each stratum) the score, its 95 % interval (percent metrics),
@@ -122,11 +141,12 @@ def _rows(spec: BenchmarkSpec, baseline: ShortcutBaseline, metric: str, run: Aud
         oracle_records = [r for r in (oracle.records if key == OVERALL else oracle_by_key[key])
                           if r["episode_id"] in run.keys] if oracle else []
         infra = sum(r["outcome"] in INFRA_OUTCOMES for r in records)
-        passed = None if ceiling is None or value is None else value <= ceiling + TOLERANCE
         ci = interval(spec, metric, records)
+        judged = verdict(value, ci, ceiling, infra)
         rows.append({"key": key, "episodes": len(records), "n": n, "infra_failures": infra, "score": value,
                      "ci95": list(ci) if ci else None, "chance": chance, "ceiling": ceiling,
-                     "oracle": score(spec, metric, oracle_records)[0], "passed": False if infra else passed})
+                     "oracle": score(spec, metric, oracle_records)[0], "verdict": judged,
+                     "passed": {PASS: True, FAIL: False}.get(judged or "")})
     return rows
 
 
@@ -148,6 +168,30 @@ def _run(host: PluginHost, cfg: DictConfig, bench: str, folder: Path) -> AuditRu
     return AuditRun([r for r in records if r["benchmark"] == bench], keys, round(time.monotonic() - started, 1))
 
 
+def _cross_fit(host: PluginHost, cfg: DictConfig, bench: str, baseline: ShortcutBaseline, folder: Path) -> AuditRun:
+    """A learned baseline's runs, one per fold (`suite.validity.learned.plan_folds`): fitted on the other folds, run
+    on the fold's sampled tasks in `folder/fold-<k>`; their episodes together, each task scored once."""
+    started = time.monotonic()
+    merged = AuditRun([], {})
+    for fold in plan_folds(host, cfg, bench, baseline):
+        with fitted_agent(host, bench, baseline, fold.train) as name:
+            fold_cfg = copy_config(cfg)
+            OmegaConf.update(fold_cfg, "run.tasks", fold.scored)
+            OmegaConf.update(fold_cfg, "run.agent", name)
+            run = _run(host, fold_cfg, bench, folder / f"fold-{fold.index}")
+        merged = AuditRun(merged.records + run.records, {**merged.keys, **run.keys})
+    merged.seconds = round(time.monotonic() - started, 1)  # the fits' time included
+    return merged
+
+
+def run_job(host: PluginHost, job: Job) -> AuditRun:
+    """One job's run in this process: a cross-fitted one for a learned baseline, else one ordinary run."""
+    cfg = OmegaConf.create(job.cfg)
+    if job.baseline is not None and job.baseline.learner is not None:
+        return _cross_fit(host, cfg, job.bench, job.baseline, job.folder)
+    return _run(host, cfg, job.bench, job.folder)
+
+
 #: the plugin host of an audit worker process (built once per process by `_start_worker`)
 _WORKER_HOST: list[PluginHost] = []
 
@@ -156,9 +200,12 @@ def _start_worker() -> None:
     _WORKER_HOST.append(build_host())
 
 
-def _run_job(job: Job) -> AuditRun:
-    """A job in a worker process (its own plugin host: a plugin manager is never pickled)."""
-    return _run(_WORKER_HOST[0], OmegaConf.create(job.cfg), job.bench, job.folder)
+def _run_job(bench: str, cfg: dict[str, Any], folder: Path, name: str | None) -> AuditRun:
+    """A job in a worker process (its own plugin host: a plugin manager is never pickled, nor is a learner, so
+    the baseline is found again by `name` among the worker's)."""
+    host = _WORKER_HOST[0]
+    baseline = next((b for b in baselines_of(host.benchmark(bench)) if b.name == name), None)
+    return run_job(host, Job(bench, baseline, cfg, folder))
 
 
 def _with_oracle(host: PluginHost, bench: str) -> bool:
@@ -245,12 +292,13 @@ def execute_jobs(host: PluginHost, jobs: list[Job], workers: int = 1) -> list[Au
     if workers <= 1 or len(jobs) <= 1:
         results = []
         for job in jobs:
-            results.append(_run(host, OmegaConf.create(job.cfg), job.bench, job.folder))
+            results.append(run_job(host, job))
             _done(job, results[-1])
         return results
     context = multiprocessing.get_context("spawn")  # never fork a process that may hold threads and locks
     with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context, initializer=_start_worker) as pool:
-        futures = {pool.submit(_run_job, job): job for job in jobs}
+        futures = {pool.submit(_run_job, job.bench, job.cfg, job.folder,
+                               job.baseline.name if job.baseline else None): job for job in jobs}
         try:
             for future in as_completed(futures):
                 _done(futures[future], future.result())
@@ -278,8 +326,10 @@ def figures_of(host: PluginHost, plan: Plan, runs: list[AuditRun]) -> dict[str, 
         metric = metric_of(spec, baseline)
         rows = _rows(spec, baseline, metric, run, oracle)
         figures.append({"name": baseline.name, "description": baseline.description, "metric": metric,
-                        "agent": baseline.agent, "model": baseline.model, "config": dict(baseline.config),
-                        "blind": baseline.blind, "seconds": run.seconds,
+                        "agent": baseline.agent if baseline.learner is None else agent_name(baseline),
+                        "model": baseline.model, "config": dict(baseline.config),
+                        "blind": not baseline.sees_frames, "kind": baseline.kind, "seconds": run.seconds,
+                        **({"reads": list(baseline.reads), "folds": baseline.folds} if baseline.learner else {}),
                         "passed": all(r["passed"] is not False for r in rows), "rows": rows})
     episodes = len(plan.ids) if plan.ids is not None else plan.available
     return {"benchmark": plan.bench, "data_dir": plan.data_dir,
@@ -304,9 +354,9 @@ def write_pack_audit(manifest: Path, figures: dict[str, Any]) -> None:
     data["audit"] = {
         "format": AUDIT_FORMAT, "sample": figures["sample"], "oracle": _round(figures["oracle"]),
         "passed": figures["passed"],
-        "baselines": {f["name"]: {"metric": f["metric"], "passed": f["passed"], "rows": {
+        "baselines": {f["name"]: {"metric": f["metric"], "kind": f["kind"], "passed": f["passed"], "rows": {
             r["key"]: {"n": r["n"], "score": _round(r["score"]), "ci95": r.get("ci95"), "chance": r["chance"],
-                       "ceiling": r["ceiling"]}
+                       "ceiling": r["ceiling"], "verdict": r["verdict"]}
             for r in f["rows"]}} for f in figures["baselines"]},
     }
     manifest.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -358,12 +408,12 @@ def table_rows(figures: list[dict[str, Any]]) -> list[list[str]]:
     for bench in figures:
         for baseline in bench["baselines"]:
             for row in baseline["rows"]:
-                verdict = {True: "ok", False: "FAIL", None: "-"}[row["passed"]]
+                shown = {PASS: "ok", FAIL: "FAIL", TOO_FEW: "too few", None: "-"}[row["verdict"]]
                 if row["infra_failures"]:
-                    verdict += f" ({row['infra_failures']} infra)"
+                    shown += f" ({row['infra_failures']} infra)"
                 rows.append([bench["benchmark"], baseline["name"], "all" if row["key"] == OVERALL else row["key"],
                              str(row["n"]), _cell(row["score"]), _interval(row.get("ci95")), _cell(row["chance"]),
-                             _cell(row["ceiling"]), _cell(row["oracle"]), verdict])
+                             _cell(row["ceiling"]), _cell(row["oracle"]), shown])
     return rows
 
 

@@ -13,9 +13,10 @@ from omegaconf import DictConfig, OmegaConf
 from suite.contract import config as configmod
 from suite.contract.errors import ConfigError
 from suite.contract.records import Task
-from suite.contract.registry import OVERALL, SHORTCUT_MARGIN, BenchmarkSpec, ShortcutBaseline
+from suite.contract.registry import OVERALL, READS, SHORTCUT_MARGIN, BenchmarkSpec, ShortcutBaseline
 from suite.engine.agents import STOP_AT_ONCE, AgentContext
 from suite.engine.loop import EpisodeResult, TraceSink, run_episode
+from suite.validity.learned import agent_name
 
 if TYPE_CHECKING:
     from suite.engine.host import PluginHost
@@ -82,7 +83,9 @@ def check_baseline(spec: BenchmarkSpec, baseline: ShortcutBaseline) -> list[str]
         levels = value.values() if isinstance(value, Mapping) else [] if value is None else [value]
         if not all(isinstance(v, int | float) and not isinstance(v, bool) and v >= 0 for v in levels):
             problems.append(f"baseline {baseline.name!r}: {what} levels must be numbers >= 0 (percent points)")
-    if baseline.agent == "direct" and not baseline.model:
+    if baseline.learner is not None:
+        problems += _learned_problems(baseline)
+    elif baseline.agent == "direct" and not baseline.model:
         problems.append(f"baseline {baseline.name!r}: the direct agent needs a model (e.g. scripted/<name>)")
     for key in baseline.config:
         if not isinstance(key, str) or "." not in key:
@@ -90,6 +93,24 @@ def check_baseline(spec: BenchmarkSpec, baseline: ShortcutBaseline) -> list[str]
     for key in spec.blind_config:
         if not isinstance(key, str) or "." not in key:
             problems.append(f"blind_config key {key!r} is not a dotted setting (bench.key)")
+    return problems
+
+
+def _learned_problems(baseline: ShortcutBaseline) -> list[str]:
+    """What is wrong with a learned baseline's declaration: what it reads, its folds, a model it cannot use."""
+    problems = []
+    unknown = [r for r in baseline.reads if r not in READS]
+    if not baseline.reads or unknown or isinstance(baseline.reads, str):
+        problems.append(f"learned baseline {baseline.name!r}: reads must name what its policy is given, some of "
+                        f"{', '.join(READS)}" + (f" (not {', '.join(map(repr, unknown))})" if unknown else ""))
+    if isinstance(baseline.folds, bool) or not isinstance(baseline.folds, int) or baseline.folds < 2:
+        problems.append(f"learned baseline {baseline.name!r}: folds must be a whole number >= 2, "
+                        f"not {baseline.folds!r}")
+    if baseline.model or baseline.agent != "direct":
+        problems.append(f"learned baseline {baseline.name!r}: its fitted policy is its agent; "
+                        "declare no model or agent")
+    if baseline.blind and "frames" in baseline.reads:
+        problems.append(f"learned baseline {baseline.name!r} is blind yet reads frames")
     return problems
 
 
@@ -109,16 +130,18 @@ def audit_key(spec: BenchmarkSpec, task: Task) -> str:
 
 
 def baseline_settings(spec: BenchmarkSpec | None, baseline: ShortcutBaseline) -> dict[str, Any]:
-    """The setting overrides a baseline runs under: the benchmark's `blind_config` for a `blind` one, then its own."""
-    blind = dict(spec.blind_config) if spec is not None and baseline.blind else {}
+    """The setting overrides a baseline runs under: the benchmark's `blind_config` for one that never reads a frame
+    (`blind`, or learned without `frames` in its `reads`), then its own."""
+    blind = dict(spec.blind_config) if spec is not None and not baseline.sees_frames else {}
     return {**blind, **baseline.config}
 
 
 def baseline_config(cfg: DictConfig, baseline: ShortcutBaseline, spec: BenchmarkSpec | None = None) -> DictConfig:
-    """A copy of the run config with the baseline's agent, model and setting overrides (`baseline_settings`; the
-    benchmark's `blind_config` applies when `spec` is given), and no response cache."""
+    """A copy of the run config with the baseline's agent (a learned one's: `learned/<name>`), model and setting
+    overrides (`baseline_settings`; the benchmark's `blind_config` applies when `spec` is given), and no response
+    cache."""
     out = configmod.copy_config(cfg)
-    OmegaConf.update(out, "run.agent", baseline.agent)
+    OmegaConf.update(out, "run.agent", baseline.agent if baseline.learner is None else agent_name(baseline))
     OmegaConf.update(out, "run.model", baseline.model)
     OmegaConf.update(out, "model.cache", False)  # baselines are free and re-run every audit: keep them out of it
     configmod.apply_overrides(out, [f"{key}={json.dumps(value)}"
@@ -129,7 +152,11 @@ def baseline_config(cfg: DictConfig, baseline: ShortcutBaseline, spec: Benchmark
 def baseline_episode(host: PluginHost, task: Task, baseline: ShortcutBaseline, cfg: DictConfig) -> EpisodeResult:
     """Run one episode of `task` with `baseline` in this process and return it (no run folder, no trace): what a
     pack generator calls to test a candidate episode. `cfg` is a run config (`suite.contract.config.defaults`) whose
-    benchmark section points at the candidate's data. Call it outside a running event loop."""
+    benchmark section points at the candidate's data. Call it outside a running event loop. A learned baseline
+    needs the rest of the pack to fit on, so it has no one-task episode: a ConfigError."""
+    if baseline.learner is not None:
+        raise ConfigError(f"baseline {baseline.name!r} is learned: it is fitted on the pack, so `suite audit` runs it, "
+                          "not a one-task episode")
     run_cfg = baseline_config(cfg, baseline, host.benchmark(task.benchmark))
     spec = host.registry.agent(baseline.agent, task.benchmark)
     model = None
@@ -147,12 +174,15 @@ def baseline_episode(host: PluginHost, task: Task, baseline: ShortcutBaseline, c
 def baseline_scores(host: PluginHost, task: Task, cfg: DictConfig,
                     names: Iterable[str] | None = None) -> dict[str, float | None]:
     """Each baseline's audited metric on one task (the episode's `metrics[metric]`, booleans as 0/1; None when
-    the episode ended in an infra failure): a pack generator rejects a candidate on which one scores above 0."""
+    the episode ended in an infra failure): a pack generator rejects a candidate on which one scores above 0.
+    Learned baselines are left out unless named (they fit on the pack; named, a ConfigError)."""
     from suite.report.compare import metric_value
 
     spec = host.benchmark(task.benchmark)
     scores = {}
     for baseline in pick_baselines(spec, names):
+        if baseline.learner is not None and names is None:
+            continue
         result = baseline_episode(host, task, baseline, cfg)
         record = {"outcome": result.settlement.outcome, "metrics": result.settlement.metrics}
         scores[baseline.name] = metric_value(record, metric_of(spec, baseline))

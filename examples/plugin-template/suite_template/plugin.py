@@ -9,12 +9,22 @@ from __future__ import annotations
 import os
 import random
 import re
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from suite.contract.hookspecs import hookimpl
 from suite.contract.records import Action, Observation, Settlement, StepResult, Task
-from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, ShortcutBaseline
+from suite.contract.registry import (
+    AgentSpec,
+    BenchmarkSpec,
+    DataSource,
+    LearnedPolicy,
+    Metric,
+    Reading,
+    ShortcutBaseline,
+)
 from suite.contract.schemas import decode_utf8, parse_json, validate
 from suite.contract.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH
 from suite.engine.agents import PolicyAgent
@@ -95,6 +105,19 @@ def always_plus(messages: list[dict[str, Any]]) -> str:
     return "ACTION: +1"
 
 
+def learn_offset(train: Sequence[Task]) -> LearnedPolicy:
+    """A learned shortcut baseline's learner: the commonest target offset of the training tasks (the smaller one
+    on a tie). Its policy reads only the step index: it walks that offset, then says DONE, wherever it starts."""
+    offsets = Counter(t.data["target"] - t.data["start"] for t in train)
+    offset = min(offsets, key=lambda d: (-offsets[d], abs(d), d))
+
+    def policy(reading: Reading) -> str:
+        step = reading.step or 0
+        return "ACTION: DONE" if step >= abs(offset) else f"ACTION: {'+1' if offset > 0 else '-1'}"
+
+    return policy
+
+
 def stop_reply(task: Task, observation: Observation) -> str:
     """The reply of a policy that does nothing (the generic `stop-at-once` baseline)."""
     return "ACTION: DONE"
@@ -117,7 +140,11 @@ def register(registry: Any) -> None:
         stop_reply=stop_reply,
         chance=0.0,  # success needs DONE said on the target: guessing earns nothing
         baselines=[ShortcutBaseline("always-plus", "+1 at every step; never reads the number or the target",
-                                    model="scripted/counter-always-plus", ceiling=5.0, chance=0.0)],
+                                    model="scripted/counter-always-plus", ceiling=5.0, chance=0.0),
+                   # learned: fitted on 4 of 5 folds of the tasks, scored on the fifth; reads the step index only
+                   ShortcutBaseline("learned-offset", "walks the commonest offset of the tasks it was fitted on; "
+                                    "reads only the step index", learner=learn_offset, reads=("step",), folds=5,
+                                    ceiling=30.0, chance=0.0)],
     ))
     registry.add_agent(AgentSpec("oracle", lambda ctx: PolicyAgent(oracle), "steps straight to the target",
                                  benchmarks=(BENCH,)))
