@@ -1,0 +1,68 @@
+"""What a run folder's saved config may decide when it is resumed or replayed, and what it may not.
+
+A run folder may come from anyone (a colleague's, one downloaded with a paper). Its `config.yaml` says what the run
+measures, which a resume must keep; it must not decide where this user's credentials go: a resume refuses a model
+endpoint (`model.params.api_base`, `base_url`) that this command line does not name, unless `--trust-endpoint`
+is given, and never takes a cluster address (`ray.address`, `ray.node_ip_address`) from the folder. Credentials
+the folder holds redacted are dropped, so the environment's (or this command line's) are used."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from omegaconf import DictConfig, OmegaConf
+
+from suite.contract.errors import ConfigError
+from suite.contract.secrets import REDACTED, redact_url
+
+#: The model parameters that say where model calls (and the key that goes with them) are sent.
+ENDPOINT_KEYS = ("api_base", "base_url")
+#: Addresses of executors and clusters: this command line's only.
+ADDRESS_KEYS = ("address", "node_ip_address")
+
+
+def from_folder(saved: DictConfig) -> DictConfig:
+    """The saved config as a resume or a replay starts from it: no cluster address, no credential left redacted."""
+    cfg = saved.copy()
+    if "ray" in cfg:
+        for key in ADDRESS_KEYS:
+            if key in cfg.ray:
+                cfg.ray[key] = None
+    if "model" in cfg and "params" in cfg.model:
+        params = OmegaConf.to_container(cfg.model.params, resolve=True)
+        cfg.model.params = OmegaConf.create(_without_redacted(params if isinstance(params, dict) else {}))
+    return cfg
+
+
+def _without_redacted(node: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if isinstance(value, dict):
+            value = _without_redacted(value)
+        if value != REDACTED and value != {}:
+            out[key] = value
+    return out
+
+
+def check_endpoint(root: Path, saved: DictConfig, cfg: DictConfig, args: argparse.Namespace,
+                   command_line: Callable[[DictConfig], None]) -> None:
+    """Refuse to resume `root` with a model endpoint that came from its folder and not from this command line
+    (`command_line` applies this command's config files, overrides and flags), unless `--trust-endpoint`."""
+    if getattr(args, "trust_endpoint", False):
+        return
+    probe = saved.copy()
+    for key in ENDPOINT_KEYS:
+        if key in probe.model.params:
+            del probe.model.params[key]
+    command_line(probe)
+    for key in ENDPOINT_KEYS:
+        value = cfg.model.params.get(key)
+        if value is not None and value != probe.model.params.get(key):
+            raise ConfigError(
+                f"{root} sends its model calls, with your credentials, to model.params.{key}="
+                f"{redact_url(str(value))} from its folder: name it on this command line "
+                f"(model.params.{key}=...) or pass --trust-endpoint"
+            )
