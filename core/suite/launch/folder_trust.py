@@ -15,6 +15,7 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
+from suite.contract.config import plain
 from suite.contract.errors import ConfigError
 from suite.contract.secrets import REDACTED, redact_url
 
@@ -32,13 +33,12 @@ def from_folder(saved: DictConfig) -> DictConfig:
             if key in cfg.ray:
                 cfg.ray[key] = None
     if "model" in cfg and "params" in cfg.model:
-        params = OmegaConf.to_container(cfg.model.params, resolve=True)
-        cfg.model.params = OmegaConf.create(_without_redacted(params if isinstance(params, dict) else {}))
+        cfg.model.params = OmegaConf.create(_without_redacted(plain(cfg.model.params)))
     return cfg
 
 
-def _without_redacted(node: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _without_redacted(node: dict[Any, Any]) -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
     for key, value in node.items():
         if isinstance(value, dict):
             value = _without_redacted(value)
