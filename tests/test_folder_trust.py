@@ -76,6 +76,17 @@ def test_a_resume_refuses_an_endpoint_only_the_folder_names(tmp_path: Path,
     assert main(["run", "--resume", str(out), "--no-report", "--trust-endpoint"]) == 0
 
 
+def test_an_endpoint_a_benchmark_section_of_the_folder_sets_is_refused_as_well(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = _run(tmp_path)
+    saved = yaml.safe_load((out / "config.yaml").read_text())
+    saved["counter"]["model_defaults"] = {**saved["counter"].get("model_defaults", {}), "api_base": ENDPOINT}
+    (out / "config.yaml").write_text(yaml.safe_dump(saved))
+    capsys.readouterr()
+    assert main(["run", "--resume", str(out), "--no-report"]) == 2
+    assert "counter.model_defaults.api_base=http://alice:<redacted>@127.0.0.1:9/v1" in capsys.readouterr().err
+
+
 def test_a_resume_without_an_endpoint_in_the_folder_needs_no_trust(tmp_path: Path) -> None:
     assert main(["run", "--resume", str(_run(tmp_path)), "--no-report"]) == 0
 

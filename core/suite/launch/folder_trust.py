@@ -2,9 +2,10 @@
 
 A run folder may come from anyone (a colleague's, one downloaded with a paper). Its `config.yaml` says what the run
 measures, which a resume must keep; it must not decide where this user's credentials go: a resume refuses a model
-endpoint (`model.params.api_base`, `base_url`) that this command line does not name, unless `--trust-endpoint`
-is given, and never takes a cluster address (`ray.address`, `ray.node_ip_address`) from the folder. Credentials
-the folder holds redacted are dropped, so the environment's (or this command line's) are used."""
+endpoint (`model.params.api_base`, `base_url`, or one a benchmark's `model_defaults` sets) that this command line
+does not name, unless `--trust-endpoint` is given, and never takes a cluster address (`ray.address`,
+`ray.node_ip_address`) from the folder. Credentials the folder holds redacted are dropped, so the environment's
+(or this command line's) are used."""
 
 from __future__ import annotations
 
@@ -47,6 +48,21 @@ def _without_redacted(node: dict[Any, Any]) -> dict[Any, Any]:
     return out
 
 
+def endpoints(node: Any, prefix: str = "") -> dict[str, Any]:
+    """Every model endpoint a config sets, by dotted key: `model.params.api_base`, and one a benchmark's
+    `model_defaults` or `model_presets` passes to litellm."""
+    if not isinstance(node, dict):
+        return {}
+    found: dict[str, Any] = {}
+    for key, value in node.items():
+        path = f"{prefix}{key}"
+        if key in ENDPOINT_KEYS and value is not None and not isinstance(value, dict):
+            found[path] = value
+        else:
+            found.update(endpoints(value, path + "."))
+    return found
+
+
 def check_endpoint(root: Path, saved: DictConfig, cfg: DictConfig, args: argparse.Namespace,
                    command_line: Callable[[DictConfig], None]) -> None:
     """Refuse to resume `root` with a model endpoint that came from its folder and not from this command line
@@ -54,15 +70,13 @@ def check_endpoint(root: Path, saved: DictConfig, cfg: DictConfig, args: argpars
     if getattr(args, "trust_endpoint", False):
         return
     probe = saved.copy()
-    for key in ENDPOINT_KEYS:
-        if key in probe.model.params:
-            del probe.model.params[key]
+    for key in endpoints(OmegaConf.to_container(saved)):
+        OmegaConf.update(probe, key, None)
     command_line(probe)
-    for key in ENDPOINT_KEYS:
-        value = cfg.model.params.get(key)
-        if value is not None and value != probe.model.params.get(key):
+    named = endpoints(OmegaConf.to_container(probe))
+    for key, value in sorted(endpoints(OmegaConf.to_container(cfg)).items()):
+        if named.get(key) != value:
             raise ConfigError(
-                f"{root} sends its model calls, with your credentials, to model.params.{key}="
-                f"{redact_url(str(value))} from its folder: name it on this command line "
-                f"(model.params.{key}=...) or pass --trust-endpoint"
+                f"{root} sends its model calls, with your credentials, to {key}={redact_url(str(value))} from its "
+                f"folder: name it on this command line ({key}=...) or pass --trust-endpoint"
             )
