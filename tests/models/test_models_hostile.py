@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from suite.contract.errors import ModelError
-from suite.models import ModelClient, RetryPolicy
+from suite.models import ModelClient, RetryPolicy, vision
 from suite.models.call_workers import CallWorkers
 
 MSGS = [{"role": "user", "content": "ping"}]
@@ -46,8 +46,8 @@ class Hostile:
             while b"\r\n\r\n" not in data:
                 data += conn.recv(65536)
             head, _, body = data.partition(b"\r\n\r\n")
-            length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(
-                b"content-length")))
+            length = int(next((line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(
+                b"content-length")), 0))
             while len(body) < length:
                 body += conn.recv(65536)
             self.requests += 1
@@ -112,3 +112,12 @@ def test_the_bounds_hold_in_a_model_call_worker(hostile: Hostile) -> None:
             asyncio.run(client.complete(MSGS))
     finally:
         workers.close()
+
+
+def test_the_checks_before_a_run_are_bounded_as_well(hostile: Hostile, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The image probe and the served-context question reach the same server before the first episode."""
+    monkeypatch.setattr(vision, "PROBE_TIMEOUT_S", 2.0)
+    found = vision.model_vision("openai/local-model", "auto", {"api_base": hostile.api_base, "api_key": "sk-x"})
+    assert found.takes_images is None and ("max_reply_bytes" in found.how or "call_deadline_s" in found.how)
+    assert vision.served_context(hostile.api_base, timeout_s=2.0) is None
+    assert hostile.sent < 2 * (10_000_000 + LOOPBACK_BUFFERS)  # the probe's body cap and the model list's
