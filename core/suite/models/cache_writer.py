@@ -16,6 +16,7 @@ committed stays); the run goes on, its replies are just not stored.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import sqlite3
 import threading
@@ -127,7 +128,8 @@ class CacheWriter:
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:  # SQLite has rolled back already on some errors (a full disk)
-                    conn.execute("ROLLBACK")
+                    with contextlib.suppress(sqlite3.Error):  # the commit's error is the cause to report
+                        conn.execute("ROLLBACK")
                 raise
             with self._wake:
                 for key, row in batch.items():
