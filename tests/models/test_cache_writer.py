@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import subprocess
 import sys
@@ -9,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from suite.models import ModelReply, ResponseCache, cache_writer
+from suite.models import ModelClient, ModelReply, ResponseCache, cache_writer, register_script
 from suite.models.cache_writer import FLUSH_AFTER_S, ROWS_PER_INSERT, CacheWriter
 
 
@@ -53,21 +54,41 @@ def test_replies_put_just_before_ctrl_c_are_committed_at_exit(tmp_path: Path) ->
     assert _rows(path) == 20
 
 
-def test_a_failed_commit_keeps_the_rows_readable_and_is_raised_by_the_next_put(tmp_path: Path) -> None:
+class FullDisk(ResponseCache):
+    """A cache whose file cannot grow (SQLite's page limit stands in for a full disk or a file-size limit)."""
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = super()._connect()
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count={pages}")
+        return conn
+
+
+def test_a_cache_that_cannot_be_written_warns_once_with_the_cause_and_the_calls_go_on(tmp_path: Path) -> None:
+    cache = FullDisk(tmp_path / "full.sqlite", run="r")
+    client = ModelClient("scripted/t-full-disk", cache=cache)
+    register_script("t-full-disk", lambda messages: "a long reply " * 2000)
+    with pytest.warns(UserWarning) as caught:
+        for episode in range(20):
+            reply = asyncio.run(client.complete([{"role": "user", "content": "hi"}], episode=f"e{episode}"))
+            assert reply.text.startswith("a long reply")  # no put raises into the episode that makes it
+            time.sleep(FLUSH_AFTER_S)
+        cache.close()  # the flush at the end fails no more either
+    messages = [str(w.message) for w in caught if "response cache" in str(w.message)]
+    assert len(messages) == 1, messages
+    assert "database or disk is full" in messages[0] and "cannot rollback" not in messages[0]
+    assert "goes on without storing its replies" in messages[0]
+
+
+def test_a_failed_commit_is_not_hidden_by_a_failed_rollback(tmp_path: Path) -> None:
     broken = tmp_path / "no-table.sqlite"
     sqlite3.connect(broken).close()  # a file without the replies table: every commit fails
-    writer = CacheWriter(lambda: sqlite3.connect(broken, isolation_level=None, check_same_thread=False))
-    row = ("k", "m", "text", 1, 2, 0.0, None, 0, None, "k")
-    writer.put("k", row)
-    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+    writer = CacheWriter(lambda: sqlite3.connect(broken, isolation_level=None, check_same_thread=False), broken)
+    writer.put("k", ("k", "m", "text", 1, 2, 0.0, None, 0, None, "k"))
+    with pytest.warns(UserWarning, match=f"response cache {broken} cannot be written .*no such table"):
         writer.flush()
-    assert writer.get("k") == row  # still queued: nothing put was dropped
-    time.sleep(FLUSH_AFTER_S * 4)  # the writer thread tries again, and fails again
-    deadline = time.monotonic() + 60
-    with pytest.raises(sqlite3.OperationalError, match="no such table"):
-        while time.monotonic() < deadline:
-            writer.put("k2", row)
-            time.sleep(FLUSH_AFTER_S)
+    writer.put("k2", ("k2", "m", "text", 1, 2, 0.0, None, 0, None, "k2"))  # dropped: the writer stopped
+    assert writer.get("k2") is None and writer.failure is not None
 
 
 def test_a_run_in_one_process_reads_back_what_it_stored_before_and_since_and_skips_the_query_otherwise(

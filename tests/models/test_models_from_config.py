@@ -12,6 +12,7 @@ from suite.engine.host import default_config
 from suite.models import client_from_config, register_script
 from suite.models.client import DEFAULT_MAX_REPLY_CHARS
 from suite.models.from_config import DEFAULT_MAX_TOKENS
+from suite.models.transport import DEFAULT_CALL_DEADLINE_S, DEFAULT_MAX_REPLY_BYTES
 
 
 def test_client_from_config(tmp_path: Path) -> None:
@@ -98,6 +99,21 @@ def test_the_reply_cap_is_configured_and_checked() -> None:
     assert client_from_config(_cfg(max_reply_chars=None)).max_reply_chars is None
     with pytest.raises(ConfigError, match="model.max_reply_chars must be a positive whole number"):
         client_from_config(_cfg(max_reply_chars=0))
+
+
+def test_the_call_deadline_and_the_body_cap_are_configured_and_checked() -> None:
+    default = client_from_config(_cfg())._limits
+    assert (default.deadline_s, default.max_bytes) == (DEFAULT_CALL_DEADLINE_S, DEFAULT_MAX_REPLY_BYTES)
+    limits = client_from_config(_cfg(call_deadline_s=2.5, max_reply_bytes=1000))._limits
+    assert (limits.deadline_s, limits.max_bytes) == (2.5, 1000)
+    off = client_from_config(_cfg(call_deadline_s=None, max_reply_bytes=None))._limits
+    assert (off.deadline_s, off.max_bytes) == (None, None)
+    with pytest.raises(ConfigError, match="model.call_deadline_s must be a positive number"):
+        client_from_config(_cfg(call_deadline_s=0))
+    with pytest.raises(ConfigError, match="model.max_reply_bytes must be a positive whole number"):
+        client_from_config(_cfg(max_reply_bytes=1.5))
+    with pytest.raises(ConfigError, match="set model.call_deadline_s directly"):
+        client_from_config(_cfg(params={"call_deadline_s": 3}))
 
 
 def test_only_a_local_run_tells_its_cache_that_no_other_process_stores_its_replies(tmp_path: Path) -> None:

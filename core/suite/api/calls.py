@@ -48,19 +48,20 @@ async def arun(plugins: Names, *, model: str | None = None, agent: str | None = 
 
 def resume(run: Run | str | Path, *, concurrency: int | None = None, max_cost: float | None = None,
            executor: str | None = None, ray_address: str | None = None, retry_infra: bool = False,
-           overrides: Mapping[str, Any] | None = None, progress: bool = True) -> Run:
+           overrides: Mapping[str, Any] | None = None, trust_endpoint: bool = False, progress: bool = True) -> Run:
     """Run the unfinished episodes of a run as `suite run --resume` does (`retry_infra`: also those that ended in
-    an infra failure); only how it runs may change."""
+    an infra failure; `trust_endpoint`: as `--trust-endpoint`); only how it runs may change."""
     _no_running_loop("resume")
-    options = _resumed(concurrency, max_cost, executor, ray_address, retry_infra, overrides)
+    options = _resumed(concurrency, max_cost, executor, ray_address, retry_infra, overrides, trust_endpoint)
     return _executed(*open_session(build_host(), options, run_folder(run)), progress)
 
 
 async def aresume(run: Run | str | Path, *, concurrency: int | None = None, max_cost: float | None = None,
                   executor: str | None = None, ray_address: str | None = None, retry_infra: bool = False,
-                  overrides: Mapping[str, Any] | None = None, progress: bool = True) -> Run:
+                  overrides: Mapping[str, Any] | None = None, trust_endpoint: bool = False,
+                  progress: bool = True) -> Run:
     """`resume`, its episodes awaited on the caller's event loop."""
-    options = _resumed(concurrency, max_cost, executor, ray_address, retry_infra, overrides)
+    options = _resumed(concurrency, max_cost, executor, ray_address, retry_infra, overrides, trust_endpoint)
     return await _aexecuted(*open_session(build_host(), options, run_folder(run)), progress)
 
 
@@ -95,9 +96,9 @@ def _new_run(plugins: Names, overrides: Mapping[str, Any] | None, out: str | Pat
 
 
 def _resumed(concurrency: int | None, max_cost: float | None, executor: str | None, ray_address: str | None,
-             retry_infra: bool, overrides: Mapping[str, Any] | None) -> Options:
+             retry_infra: bool, overrides: Mapping[str, Any] | None, trust_endpoint: bool) -> Options:
     flags = {"concurrency": concurrency, "max_cost": max_cost, "executor": executor, "ray_address": ray_address}
-    return Options(flags, _override_list(overrides), retry_infra=retry_infra)
+    return Options(flags, _override_list(overrides), retry_infra=retry_infra, trust_endpoint=trust_endpoint)
 
 
 def _executed(session: RunSession, planned: list, progress: bool) -> Run:

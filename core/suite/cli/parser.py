@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--cache", action="store_const", const=True,
                      help="reuse model replies that earlier runs stored in the response cache (model.cache=true; "
                           "a run always reuses its own on --resume)")
+    run.add_argument("--trust-endpoint", action="store_true", dest="trust_endpoint",
+                     help="with --resume: send model calls to the endpoint (model.params.api_base/base_url) the "
+                          "run folder's config names, though this command line does not name it")
     run.add_argument("--no-report", action="store_true", help="do not print the report at the end")
     _config_arg(run)
     run.add_argument(

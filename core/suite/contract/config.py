@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -16,10 +15,7 @@ from omegaconf.errors import ConfigAttributeError, ConfigKeyError, OmegaConfBase
 
 from suite.contract.errors import ConfigError, PluginError
 from suite.contract.registry import Registry
-
-#: Names of values that hold credentials (`max_tokens` and the like are counts, not secrets).
-SECRET_KEY = re.compile(r"(api[_-]?key|token$|secret|password|authorization)", re.IGNORECASE)
-REDACTED = "<redacted>"
+from suite.contract.secrets import redact_tree
 
 
 def mapping_config(node: object, where: str) -> DictConfig:
@@ -181,17 +177,9 @@ def set_value(cfg: DictConfig, key: str, value: Any) -> None:
 
 
 def redacted(cfg: DictConfig) -> dict[str, Any]:
-    """The config as a plain dict with every secret-looking value replaced."""
-    return _redact(OmegaConf.to_container(cfg, resolve=True))
-
-
-def _redact(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {k: (REDACTED if SECRET_KEY.search(str(k)) and isinstance(v, str) and v else _redact(v))
-                for k, v in node.items()}
-    if isinstance(node, list):
-        return [_redact(v) for v in node]
-    return node
+    """The config as a plain dict with every credential replaced by REDACTED (`suite.contract.secrets`' rule)."""
+    tree = redact_tree(OmegaConf.to_container(cfg, resolve=True))
+    return tree if isinstance(tree, dict) else {}
 
 
 def save(cfg: DictConfig, path: Path) -> None:

@@ -35,6 +35,7 @@ from suite.models.call_result import CallResult, Pricing
 from suite.models.call_workers import attempt, runs_anywhere, warm_up
 from suite.models.event_loops import loop_in_thread
 from suite.models.retry import CallFailure
+from suite.models.transport import CallLimits
 
 SCRIPTED = "scripted"
 #: How long an attempt lost with its node's model-call actor waits for Ray to restart that actor.
@@ -134,9 +135,11 @@ class NodeModelCalls:
         # suite.models.event_loops), not on Ray's actor loop, which only passes them on
         self.loop = loop_in_thread("suite-model-calls")
 
-    async def call(self, request: dict[str, Any], pricing: Pricing) -> tuple[bool, CallResult | CallFailure]:
-        """Make one attempt: (True, its result) or (False, its failure, judged here)."""
-        made = asyncio.run_coroutine_threadsafe(attempt(request, pricing), self.loop)
+    async def call(
+        self, request: dict[str, Any], pricing: Pricing, limits: CallLimits
+    ) -> tuple[bool, CallResult | CallFailure]:
+        """Make one attempt within `limits`: (True, its result) or (False, its failure, judged here)."""
+        made = asyncio.run_coroutine_threadsafe(attempt(request, pricing, limits), self.loop)
         return await asyncio.wrap_future(made)  # cancelled with it, when Ray cancels the call
 
     def ready(self) -> bool:
@@ -159,9 +162,9 @@ class NodeCalls:
             async with asyncio.timeout(RESTART_WAIT_S):
                 await self.actor.ready.options(max_task_retries=-1).remote()
 
-    async def call(self, request: dict[str, Any], pricing: Pricing) -> CallResult:
+    async def call(self, request: dict[str, Any], pricing: Pricing, limits: CallLimits) -> CallResult:
         """One attempt on the node's model-call actor; its death is a transient failure (retried)."""
-        ref = self.actor.call.remote(request, pricing)
+        ref = self.actor.call.remote(request, pricing, limits)
         try:
             ok, payload = await ref
         except asyncio.CancelledError:

@@ -33,20 +33,21 @@ RUN_FLAGS = {
 class Options:
     """What a command is given over the defaults (or a resumed run's saved config), as the CLI's flags and the
     Python API's arguments both say it: flag values by name (None: not given), `key=value` overrides, config files,
-    a data directory, and whether a resume re-runs infra failures."""
+    a data directory, whether a resume re-runs infra failures, and whether it trusts the endpoint its folder names."""
 
     flags: Mapping[str, Any] = field(default_factory=dict)
     overrides: Sequence[str] = ()
     config_files: Sequence[str] = ()
     data_dir: str | None = None
     retry_infra: bool = False
+    trust_endpoint: bool = False
 
     @classmethod
     def of(cls, args: argparse.Namespace) -> Options:
         """The options a parsed command line holds."""
         return cls(vars(args), list(getattr(args, "overrides", None) or []),
                    list(getattr(args, "config_files", None) or []), getattr(args, "data_dir", None),
-                   bool(getattr(args, "retry_infra", False)))
+                   bool(getattr(args, "retry_infra", False)), bool(getattr(args, "trust_endpoint", False)))
 
 
 def split_names(value: Any) -> list[str]:

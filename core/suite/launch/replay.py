@@ -10,6 +10,7 @@ from typing import Any
 from suite.contract import config as configmod
 from suite.contract.records import INFRA_OUTCOMES
 from suite.engine.host import build_host
+from suite.launch.folder_trust import from_folder
 from suite.store.run_folder import CONFIG_NAME, RunStore
 
 REPLAY_MODEL = "replay"
@@ -103,13 +104,15 @@ def _recordings(steps: list[dict[str, Any]]) -> dict[tuple[int, int], Any]:
 
 def replay_run(root: Path, out: str | None = None) -> ReplayResult:
     """Replay every finished episode of `root` (those that ended in `model_error` before any step: nothing to
-    replay, counted apart) and compare each with its recorded trajectory."""
+    replay, counted apart) and compare each with its recorded trajectory. No model is called (the recorded replies
+    are served), and no cluster address is taken from the folder (`suite.launch.folder_trust`)."""
     old = RunStore(root)
     try:
         every = old.records()
         never = [r for r in every if r["outcome"] == UNREPLAYABLE and not r["steps"]]  # the model was never reached
         records = [r for r in every if r not in never]
-        diffs = _differences(old, configmod.load_saved(root / CONFIG_NAME), records, out) if records else {}
+        cfg = from_folder(configmod.load_saved(root / CONFIG_NAME))
+        diffs = _differences(old, cfg, records, out) if records else {}
     finally:
         old.close()
     cut = [r["episode_id"] for r in every if r["outcome"] == UNREPLAYABLE and r["episode_id"] not in diffs]

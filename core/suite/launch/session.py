@@ -17,6 +17,7 @@ from suite.contract import config as configmod
 from suite.contract.errors import ConfigError, SuiteError
 from suite.contract.records import INFRA_OUTCOMES, Task
 from suite.contract.runinfo import RunInfo
+from suite.contract.secrets import REDACTED
 from suite.data import datadirs
 from suite.engine import runner
 from suite.engine.failfast import FirstFailures
@@ -33,6 +34,7 @@ from suite.launch.compose import (
     split_names,
 )
 from suite.launch.consoles import err_console
+from suite.launch.folder_trust import check_endpoint, from_folder
 from suite.models.event_loops import run_to_completion
 from suite.report.results_file import ResultsFile
 from suite.store import traces
@@ -170,11 +172,16 @@ def resume_session(host: PluginHost, root: Path, options: Options) -> tuple[runn
 def _reopened(host: PluginHost, root: Path, store: RunStore, options: Options) -> tuple[runner.RunSession, list]:
     """The session of a locked run folder, its unfinished episodes planned."""
     saved = configmod.load_saved(root / CONFIG_NAME)
-    cfg = saved.copy()
-    apply_options(cfg, options, RUN_FLAGS)
+
+    def command_line(cfg: DictConfig) -> None:
+        apply_options(cfg, options, RUN_FLAGS)
+
+    cfg = from_folder(saved)
+    command_line(cfg)
     if options.data_dir:
         raise ConfigError("--data-dir cannot change when a run is resumed; start a new run instead")
     _check_resume_changes(saved, cfg)
+    check_endpoint(root, saved, cfg, options.trust_endpoint, command_line)
     meta = store.meta()
     benchmarks = list(meta["benchmarks"])
     check_run_settings(host, cfg, benchmarks)
@@ -212,8 +219,8 @@ RESUMABLE_KEYS = ("run.concurrency", "run.max_cost", "run.executor", "run.episod
 def _check_resume_changes(saved: DictConfig, resumed: DictConfig) -> None:
     """Refuse a resumed config that differs from the saved one in what the run measures."""
     before, after = _flat(OmegaConf.to_container(saved)), _flat(OmegaConf.to_container(resumed))
-    changed = sorted(k for k in before.keys() | after.keys()
-                     if before.get(k) != after.get(k) and not k.startswith(RESUMABLE_KEYS))
+    changed = sorted(k for k in before.keys() | after.keys()  # a credential the folder holds redacted is given anew
+                     if before.get(k) not in (after.get(k), REDACTED) and not k.startswith(RESUMABLE_KEYS))
     if changed:
         raise ConfigError(f"{', '.join(changed)} cannot change when a run is resumed (its finished episodes were run "
                           "with the saved config); start a new run instead")

@@ -7,15 +7,21 @@ WAL checkpoints overlap the episodes; one statement lets go of the GIL once for 
 every cache of the process on that file reads the rows from memory. They are committed when the cache is closed and
 when the process exits normally (Ctrl-C included); a kill (SIGKILL, power loss) loses at most the last
 `FLUSH_AFTER_S` of replies, which a resumed run asks again, as it asks again the calls that were in flight.
+
+The cache is optional: a commit that fails (a full disk, a file-size limit, a file that cannot be opened) warns
+once, with its cause, and this process stops writing to that file (what it had queued is dropped, what is
+committed stays); the run goes on, its replies are just not stored.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import sqlite3
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -46,20 +52,21 @@ def process_id() -> int:
 class CacheWriter:
     """The rows this process put to one cache file that are not committed yet, and the thread that commits them."""
 
-    def __init__(self, connect: Callable[[], sqlite3.Connection]) -> None:
+    def __init__(self, connect: Callable[[], sqlite3.Connection], path: Path | None = None) -> None:
         self._connect = connect
+        self._path = path
         self._pending: dict[str, Row] = {}
         self._wake = threading.Condition()
         self._flushing = threading.Lock()
         self._thread: threading.Thread | None = None
-        self._error: BaseException | None = None
+        self.failure: BaseException | None = None  # the failed commit that stopped this writer
         self._stored: dict[str | None, set[str]] = {}  # by run: the row keys it has in the file or queued
 
     def put(self, key: str, row: Row) -> None:
-        """Queue a row under its key (the writer commits it within FLUSH_AFTER_S); raise the error of a failed
-        commit once (its rows stay queued and are tried again)."""
+        """Queue a row under its key (the writer commits it within FLUSH_AFTER_S); dropped once a commit failed."""
         with self._wake:
-            error, self._error = self._error, None
+            if self.failure is not None:
+                return
             first = not self._pending
             self._pending[key] = row
             stored = self._stored.get(row[RUN])
@@ -70,8 +77,6 @@ class CacheWriter:
                 self._thread.start()
             elif first:
                 self._wake.notify()
-        if error is not None:
-            raise error
 
     def get(self, key: str) -> Row | None:
         """The queued row under `key`, if it is not committed yet."""
@@ -96,19 +101,18 @@ class CacheWriter:
         return stored
 
     def flush(self) -> None:
-        """Commit every queued row now, on a connection of its own (a failed commit raises; its rows stay queued);
+        """Commit every queued row now, on a connection of its own (a failure stops the writer, with a warning);
         with none queued, nothing is opened."""
         if not self._pending:
             return
-        conn = self._connect()
         try:
-            self._commit(conn)
-        finally:
-            conn.close()
-        with self._wake:
-            error, self._error = self._error, None
-        if error is not None:
-            raise error
+            conn = self._connect()
+            try:
+                self._commit(conn)
+            finally:
+                conn.close()
+        except Exception as exc:  # noqa: BLE001 - the cache is optional
+            self._give_up(exc)
 
     def _commit(self, conn: sqlite3.Connection) -> None:
         """Commit the rows queued now in one transaction, then drop them from the queue (unless put again)."""
@@ -123,7 +127,9 @@ class CacheWriter:
                     insert_rows(conn, rows[start:start + ROWS_PER_INSERT])
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:  # SQLite has rolled back already on some errors (a full disk)
+                    with contextlib.suppress(sqlite3.Error):  # the commit's error is the cause to report
+                        conn.execute("ROLLBACK")
                 raise
             with self._wake:
                 for key, row in batch.items():
@@ -141,9 +147,19 @@ class CacheWriter:
             try:
                 conn = conn or self._connect()
                 self._commit(conn)
-            except Exception as exc:  # noqa: BLE001 - the rows stay queued; the next put raises it
-                with self._wake:
-                    self._error = exc
+            except Exception as exc:  # noqa: BLE001 - the cache is optional
+                self._give_up(exc)
+
+    def _give_up(self, exc: BaseException) -> None:
+        """Stop writing after a failed commit: drop the queued rows and warn once with the cause."""
+        with self._wake:
+            if self.failure is not None:
+                return
+            self.failure = exc
+            self._pending.clear()
+        where = f" {self._path}" if self._path is not None else ""
+        warnings.warn(f"the response cache{where} cannot be written ({type(exc).__name__}: {exc}); the run goes "
+                      "on without storing its replies there", stacklevel=2)
 
 
 def insert_rows(conn: sqlite3.Connection, rows: list[Row]) -> None:
@@ -157,7 +173,7 @@ def writer_for(path: Path, connect: Callable[[], sqlite3.Connection]) -> CacheWr
     writer = _writers.get(key)
     if writer is None:
         with _writers_lock:
-            writer = _writers.setdefault(key, CacheWriter(connect))
+            writer = _writers.setdefault(key, CacheWriter(connect, path))
     return writer
 
 
@@ -165,12 +181,6 @@ def writer_for(path: Path, connect: Callable[[], sqlite3.Connection]) -> CacheWr
 def flush_all() -> None:
     """Commit what every writer of this process holds (at exit: the writer threads are daemons)."""
     pid = process_id()
-    failures = []
     for (owner, _), writer in list(_writers.items()):
         if owner == pid:
-            try:
-                writer.flush()
-            except Exception as exc:  # noqa: BLE001 - the other files are still committed
-                failures.append(exc)
-    if failures:
-        raise failures[0]
+            writer.flush()

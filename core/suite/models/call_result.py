@@ -9,6 +9,7 @@ from suite.models.litellm_setup import load_litellm, restore_success_logging, sk
 from suite.models.pricing import TokenPrice, reply_cost
 from suite.models.reply import storable_text
 from suite.models.retry import MalformedReply
+from suite.models.transport import DEFAULT_LIMITS, CallLimits, bounded
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,12 +57,13 @@ def read_response(response: Any, pricing: Pricing) -> CallResult:
     )
 
 
-async def call_litellm(request: dict[str, Any], pricing: Pricing) -> CallResult:
-    """One attempt: `litellm.acompletion(**request)` without litellm's deferred success logging, read."""
+async def call_litellm(request: dict[str, Any], pricing: Pricing, limits: CallLimits = DEFAULT_LIMITS) -> CallResult:
+    """One attempt: `litellm.acompletion(**request)` within `limits`, without litellm's deferred success logging,
+    read."""
     litellm = load_litellm()
     token = skip_success_logging()
     try:
-        response = await litellm.acompletion(**request)
+        response = await bounded(litellm.acompletion(**request), limits)
     finally:
         restore_success_logging(token)
     return read_response(response, pricing)

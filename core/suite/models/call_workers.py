@@ -33,6 +33,7 @@ from suite.models.event_loops import run_to_completion
 from suite.models.litellm_setup import load_litellm
 from suite.models.retry import CallFailure
 from suite.models.scripted import find_script
+from suite.models.transport import DEFAULT_LIMITS, CallLimits
 
 HEADER = struct.Struct("!I")
 #: `model.call_workers: auto`: one process per core, at most this many (none on one core: nothing to spread to)
@@ -105,17 +106,17 @@ class CallWorkers:
         """How many worker processes are still serving calls."""
         return sum(w.alive for w in self._workers)
 
-    async def call(self, request: dict[str, Any], pricing: Pricing) -> CallResult:
-        """Make one attempt in the least busy worker (in this process when none is alive)."""
+    async def call(self, request: dict[str, Any], pricing: Pricing, limits: CallLimits = DEFAULT_LIMITS) -> CallResult:
+        """Make one attempt within `limits` in the least busy worker (in this process when none is alive)."""
         worker = await self._pick()
         if worker is None:
-            return await call_litellm(request, pricing)
+            return await call_litellm(request, pricing, limits)
         self._next_id += 1
         call_id = self._next_id
         try:
-            body = _frame(("call", call_id, request, pricing))
+            body = _frame(("call", call_id, request, pricing, limits))
         except (pickle.PicklingError, TypeError, AttributeError):  # metadata only this process can hold
-            return await call_litellm(request, pricing)
+            return await call_litellm(request, pricing, limits)
         future: asyncio.Future[CallResult] = asyncio.get_running_loop().create_future()
         worker.pending[call_id] = future
         writer = worker.writer
@@ -223,11 +224,13 @@ async def _read_frame(reader: asyncio.StreamReader) -> Any:
     return pickle.loads(await reader.readexactly(size))
 
 
-async def attempt(request: dict[str, Any], pricing: Pricing) -> tuple[bool, CallResult | CallFailure]:
+async def attempt(
+    request: dict[str, Any], pricing: Pricing, limits: CallLimits = DEFAULT_LIMITS
+) -> tuple[bool, CallResult | CallFailure]:
     """One attempt where it is made (a worker process, a node's model-call actor): (True, its result) or (False,
     its failure judged here), to be raised where the call was asked for."""
     try:
-        return True, await call_litellm(request, pricing)
+        return True, await call_litellm(request, pricing, limits)
     except Exception as exc:  # noqa: BLE001 - judged here, raised by the caller
         return False, CallFailure.judge(exc)
 
@@ -275,9 +278,9 @@ async def _serve_calls(sock: socket.socket) -> None:
     reader, writer = await asyncio.open_unix_connection(sock=sock)
     running: dict[int, asyncio.Task[None]] = {}
 
-    async def answer(call_id: int, request: dict[str, Any], pricing: Pricing) -> None:
+    async def answer(call_id: int, request: dict[str, Any], pricing: Pricing, limits: CallLimits) -> None:
         try:
-            ok, payload = await attempt(request, pricing)
+            ok, payload = await attempt(request, pricing, limits)
         except asyncio.CancelledError:
             return
         finally:
@@ -290,8 +293,8 @@ async def _serve_calls(sock: socket.socket) -> None:
         except (asyncio.IncompleteReadError, ConnectionError):
             break
         if message[0] == "call":
-            _, call_id, request, pricing = message
-            running[call_id] = asyncio.create_task(answer(call_id, request, pricing))
+            _, call_id, request, pricing, limits = message
+            running[call_id] = asyncio.create_task(answer(call_id, request, pricing, limits))
         elif message[0] == "cancel" and message[1] in running:
             running.pop(message[1]).cancel()
     for task in running.values():

@@ -18,6 +18,7 @@ from suite.models.reply import ModelReply
 from suite.models.retry import RetryPolicy, is_model_failure, model_error
 from suite.models.scripted import find_script
 from suite.models.tokens import estimate_prompt_tokens
+from suite.models.transport import DEFAULT_CALL_DEADLINE_S, DEFAULT_MAX_REPLY_BYTES, CallLimits
 
 if TYPE_CHECKING:
     from suite.models.call_workers import CallWorkers
@@ -50,6 +51,8 @@ class ModelClient:
         retry: RetryPolicy | None = None,
         price: TokenPrice | None = None,
         max_reply_chars: int | None = DEFAULT_MAX_REPLY_CHARS,
+        max_reply_bytes: int | None = DEFAULT_MAX_REPLY_BYTES,
+        call_deadline_s: float | None = DEFAULT_CALL_DEADLINE_S,
         **litellm_kwargs: Any,
     ) -> None:
         clash = RESERVED & litellm_kwargs.keys()
@@ -80,6 +83,8 @@ class ModelClient:
         #: environment): masked before a reply is cached, stored in a trace or shown
         self._secrets = known_secrets(self._params)
         self._pricing = Pricing(model, price, self._free)
+        #: what one attempt may read and take (`suite.models.transport`)
+        self._limits = CallLimits(call_deadline_s or None, max_reply_bytes or None)
         #: the run's model-call worker processes, when its calls may be made in them (`suite.models.call_workers`)
         self.workers: CallWorkers | None = None
 
@@ -232,9 +237,9 @@ class ModelClient:
         await self.limiter.acquire(provider, reserved)
         try:
             if self.workers is not None:
-                result = await self.workers.call(request, self._pricing)
+                result = await self.workers.call(request, self._pricing, self._limits)
             else:
-                result = await call_litellm(request, self._pricing)
+                result = await call_litellm(request, self._pricing, self._limits)
         except BaseException:
             self.limiter.record(provider, 0, reserved)
             raise

@@ -15,8 +15,11 @@ from suite.models.ledger import CostLedger
 from suite.models.limiter import Limit, RateLimiter
 from suite.models.pricing import TokenPrice
 from suite.models.retry import RetryPolicy
+from suite.models.transport import DEFAULT_CALL_DEADLINE_S, DEFAULT_MAX_REPLY_BYTES
 
 SAMPLING = ("temperature", "max_tokens", "top_p")
+#: the model layer's own bounds on a reply and a call, set as `model.<name>`, never under `model.params`
+BOUNDS = ("max_reply_chars", "max_reply_bytes", "call_deadline_s")
 #: `max_tokens` of a benchmark that sets none in its `model_defaults` (and of no `model.max_tokens` either)
 DEFAULT_MAX_TOKENS = 4096
 
@@ -88,7 +91,7 @@ def client_from_config(cfg: Any, defaults: Mapping[str, Any] | None = None,
     price = model.get("price_per_mtok") or {}
     extra = {k: v for k, v in defaults.items() if k not in SAMPLING and v is not None}
     params = {**extra, **_plain(model.get("params"))}
-    clash = sorted(params.keys() & {*SAMPLING, "price", "limiter", "ledger", "cache", "retry", "max_reply_chars"})
+    clash = sorted(params.keys() & {*SAMPLING, "price", "limiter", "ledger", "cache", "retry", *BOUNDS})
     if clash:
         raise ConfigError(f"set {', '.join(f'model.{k}' for k in clash)} directly, not under model.params")
     client = ModelClient(
@@ -98,7 +101,9 @@ def client_from_config(cfg: Any, defaults: Mapping[str, Any] | None = None,
         ledger=parts.ledger,
         cache=parts.cache,
         retry=parts.retry,
-        max_reply_chars=_reply_cap(model.get("max_reply_chars", DEFAULT_MAX_REPLY_CHARS)),
+        max_reply_chars=_bound(model, "max_reply_chars", DEFAULT_MAX_REPLY_CHARS, int),
+        max_reply_bytes=_bound(model, "max_reply_bytes", DEFAULT_MAX_REPLY_BYTES, int),
+        call_deadline_s=_bound(model, "call_deadline_s", DEFAULT_CALL_DEADLINE_S, float),
         **sampling,
         **params,
     )
@@ -106,13 +111,15 @@ def client_from_config(cfg: Any, defaults: Mapping[str, Any] | None = None,
     return client
 
 
-def _reply_cap(value: Any) -> int | None:
-    """`model.max_reply_chars`: a positive whole number, or null for no cap."""
+def _bound(model: Any, name: str, default: float, kind: type[int] | type[float]) -> Any:
+    """`model.<name>`: a positive number (whole for `int`), or null for no bound."""
+    value = model.get(name, default)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"model.max_reply_chars must be a positive whole number or null, not {value!r}")
-    return value
+    if isinstance(value, bool) or not isinstance(value, int if kind is int else (int, float)) or value <= 0:
+        what = "whole number" if kind is int else "number"
+        raise ConfigError(f"model.{name} must be a positive {what} or null, not {value!r}")
+    return kind(value)
 
 
 def _price(prompt: float | None, completion: float | None) -> TokenPrice | None:

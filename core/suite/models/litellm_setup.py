@@ -25,7 +25,8 @@ _litellm: ModuleType | None = None
 
 
 def load_litellm() -> ModuleType:
-    """Import litellm once: local cost map only, no logging or callbacks, `scripted/` registered."""
+    """Import litellm once: local cost map only, no logging or callbacks, reply bodies counted
+    (`suite.models.transport`), `scripted/` registered."""
     global _litellm
     if _litellm is None:
         with _LOCK:
@@ -34,6 +35,9 @@ def load_litellm() -> ModuleType:
                 import litellm
 
                 _quiet(litellm)
+                from suite.models.transport import install
+
+                install(litellm)
                 from suite.models.scripted_llm import ScriptedLLM
 
                 _put_provider(litellm, "scripted", ScriptedLLM())

@@ -12,6 +12,7 @@ from tenacity.stop import stop_base
 
 from suite.contract.errors import ModelError
 from suite.models.redact import redact
+from suite.models.transport import CallDeadline, ReplyTooLarge
 
 RETRY_STATUSES = frozenset({408, 429})
 #: 5xx statuses a server answers for a request it cannot handle (502, 503, 504 say it is busy or away: retried)
@@ -129,25 +130,28 @@ def _rebuild_failure(message: str, judged: dict[str, Any]) -> CallFailure:
 
 
 def is_transient(exc: BaseException) -> bool:
-    """Rate limits (429), timeouts, connection errors, 5xx and malformed replies; never auth or other 4xx."""
+    """Rate limits (429), timeouts (a passed call deadline included), connection errors, 5xx and malformed replies;
+    never auth or other 4xx, nor a reply body past its cap."""
     if isinstance(exc, CallFailure):
         return exc.transient
+    if isinstance(exc, ReplyTooLarge):
+        return False
     from openai import APIConnectionError  # loaded with litellm, not at `import suite.models`
 
-    if isinstance(exc, APIConnectionError | MalformedReply):  # timeouts are connection errors
+    if isinstance(exc, APIConnectionError | MalformedReply | CallDeadline):  # timeouts are connection errors
         return True
     status = getattr(exc, "status_code", None)
     return isinstance(status, int) and (status in RETRY_STATUSES or status >= 500)
 
 
 def is_model_failure(exc: BaseException) -> bool:
-    """Whether this is a failed model call: litellm raised it (all its errors are OpenAI-style), or the reply was
-    malformed."""
+    """Whether this is a failed model call: litellm raised it (all its errors are OpenAI-style), the reply was
+    malformed or too large, or the call outlived its deadline."""
     if isinstance(exc, CallFailure):
         return exc.model_failure
     from openai import OpenAIError
 
-    return isinstance(exc, OpenAIError | MalformedReply)
+    return isinstance(exc, OpenAIError | MalformedReply | ReplyTooLarge | CallDeadline)
 
 
 def model_error(

@@ -9,20 +9,25 @@ the run goes on and its episodes meet the same fault.
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from suite.contract.errors import ConfigError
+from suite.models.event_loops import run_to_completion
 from suite.models.litellm_setup import load_litellm
 from suite.models.redact import known_secrets, redact
 from suite.models.retry import LITELLM_PREFIX, reached_no_server
+from suite.models.transport import DEFAULT_MAX_REPLY_BYTES, CallLimits, bounded
 
 #: A 1x1 PNG: the smallest image a probe can send.
 TINY_PNG = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQ"
             "AAAABJRU5ErkJggg==")
-PROBE_TIMEOUT_S = 60.0
+PROBE_TIMEOUT_S = 60.0  # the probe's deadline, its reply included
+#: the most of a server's model list (`GET /models`) read
+MODELS_MAX_BYTES = 1_000_000
 #: Statuses that say nothing about images: the probe decides nothing on them.
 UNDECIDED_STATUSES = frozenset({401, 403, 404, 408, 429})
 OFFLINE_PROVIDERS = frozenset({"scripted"})
@@ -69,8 +74,9 @@ def _model_map_vision(litellm: Any, model: str, params: Mapping[str, Any]) -> bo
 
 def _probe(litellm: Any, model: str, params: Mapping[str, Any]) -> Vision:
     request = {"timeout": PROBE_TIMEOUT_S, **params, "max_tokens": 1, "max_retries": 0}
-    try:
-        litellm.completion(model=model, messages=probe_messages(), **request)
+    try:  # bounded as every model call is (`suite.models.transport`): a hostile server cannot hold or flood it
+        run_to_completion(bounded(litellm.acompletion(model=model, messages=probe_messages(), **request),
+                                  CallLimits(PROBE_TIMEOUT_S, DEFAULT_MAX_REPLY_BYTES)))
     except Exception as exc:  # litellm's errors carry the HTTP status; anything else decides nothing
         status = getattr(exc, "status_code", None)
         # a server may echo the request's key in its error body (a 401 often does): never in a warning
@@ -100,7 +106,7 @@ def served_context(api_base: str | None, timeout_s: float = 5.0) -> int | None:
         return None
     try:
         with urllib.request.urlopen(f"{api_base.rstrip('/')}/models", timeout=timeout_s) as answer:
-            models = json.load(answer).get("data") or []
+            models = json.loads(_read_bounded(answer, time.monotonic() + timeout_s)).get("data") or []
     except (OSError, ValueError, AttributeError):
         return None
     for entry in models:
@@ -112,6 +118,16 @@ def served_context(api_base: str | None, timeout_s: float = 5.0) -> int | None:
         if isinstance(value, int) and value > 0:
             return value
     return None
+
+
+def _read_bounded(answer: Any, deadline: float) -> bytes:
+    """An HTTP answer's body, read until `deadline` and at most MODELS_MAX_BYTES (ValueError past either)."""
+    body = b""
+    while chunk := answer.read1(65536):
+        body += chunk
+        if len(body) > MODELS_MAX_BYTES or time.monotonic() > deadline:
+            raise ValueError("the server's model list is too long or too slow")
+    return body
 
 
 def context_warning(context: int | None, bench: str, max_tokens: int | None) -> str | None:
