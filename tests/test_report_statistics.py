@@ -67,3 +67,26 @@ def test_json_detail_tables_carry_numbers(tmp_path: Path, capsys: pytest.Capture
     assert cells and all(isinstance(c["sr"], float) and isinstance(c["n"], int) for c in cells)
     assert isinstance(table["values"][0][-1], float)  # the multi-agent average
     assert isinstance(table["rows"][0][2], str)  # `rows` keeps the text as the tables show it
+
+
+@pytest.mark.parametrize("fmt", ["table", "md", "csv", "json", "latex"])
+def test_out_writes_the_report_in_the_chosen_format(small_run: Path, tmp_path: Path, fmt: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    printed = _report(small_run, fmt, capsys)
+    out = tmp_path / f"report.{fmt}"
+    assert main(["report", str(small_run), "--format", fmt, "--out", str(out)]) == 0
+    streams = capsys.readouterr()
+    assert streams.out == "" and f"report: {out}" in streams.err
+    written = out.read_bytes().decode("utf-8")  # as written: CSV keeps its \r\n line ends
+    if fmt == "table":  # plain text: the same tables, no colour codes
+        assert "Headline metrics" in written and "\x1b" not in written
+    else:
+        assert written == printed
+
+
+def test_out_that_cannot_be_written_is_refused_in_one_line(small_run: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", str(small_run), "--format", "csv", "--out", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+    assert main(["report", str(small_run), "--out", str(tmp_path / "missing" / "r.txt")]) == 2
+    assert "does not exist" in capsys.readouterr().err
