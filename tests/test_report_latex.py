@@ -42,6 +42,13 @@ def _body_rows(latex: str, caption_start: str) -> list[list[str]]:
     return [line.removesuffix(r" \\").split(" & ") for line in lines]
 
 
+def _expected(m: dict, mean: float, k: int) -> str:
+    """A metric's or difference's cell as the JSON numbers say it should read."""
+    if m["ci_low"] is None:
+        return f"{mean * k:.1f} ({m['no_interval']})"
+    return f"{mean * k:.1f} [{m['ci_low'] * k:.1f}, {m['ci_high'] * k:.1f}]"
+
+
 def test_latex_numbers_equal_the_json_numbers(runs: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
     summary = json.loads(_report(runs, "json", capsys))
     latex = _report(runs, "latex", capsys)
@@ -53,7 +60,7 @@ def test_latex_numbers_equal_the_json_numbers(runs: list[Path], capsys: pytest.C
         group = row["benchmarks"]["omniear"]
         for m, cell in zip([group["metrics"][n] for n in order], cells[2:-1], strict=True):
             k = 100 if m["percent"] else 1
-            assert cell == f"{m['mean'] * k:.1f} [{m['ci_low'] * k:.1f}, {m['ci_high'] * k:.1f}]"
+            assert cell == _expected(m, m["mean"], k)
         assert cells[-1] == str(group["episodes"])
     # the paper's rows of the headline table (OmniEAR's paper has none) and of its Table 1 layout, as printed
     papers = [r for r in _body_rows(latex, "omniear: SR") if r[0].startswith("paper: ")]
@@ -66,8 +73,7 @@ def test_latex_numbers_equal_the_json_numbers(runs: list[Path], capsys: pytest.C
     assert len(diffs) == len(summary["comparisons"]) >= 1
     for c, cells in zip(summary["comparisons"], diffs, strict=True):
         k = 100 if c["percent"] else 1
-        assert cells[5] == (f"{c['mean_diff'] * k:.1f} [{c['ci_low'] * k:.1f}, {c['ci_high'] * k:.1f}]"
-                            if c["mean_diff"] is not None else "-")
+        assert cells[5] == (_expected(c, c["mean_diff"], k) if c["mean_diff"] is not None else "-")
         assert cells[4] == ("points" if c["percent"] else tex(c["label"])) and cells[6] == str(c["pairs"])
 
 

@@ -31,12 +31,12 @@ def test_intervals_from_few_episodes_are_marked_with_method_and_n(small_run: Pat
     report = json.loads(_report(small_run, "json", capsys))
     success = report["rows"][0]["benchmarks"]["counter"]["metrics"]["success"]
     assert (success["n"], success["small_n"], success["ci_low"], success["ci_high"]) == (3, True, 1.0, 1.0)
-    assert report["ci"] == {"method": "percentile bootstrap", "resamples": 1000, "confidence": 0.95, "seed": 0,
-                            "min_reliable_n": 10}
+    assert report["ci"] == {"method": "expanded percentile bootstrap over tasks", "resamples": 1000,
+                            "confidence": 0.95, "seed": 0, "min_reliable_n": 10}
     table = _report(small_run, "table", capsys)
-    assert "95% CI, percentile bootstrap of 1000 resamples" in table
+    assert "95% CI, expanded percentile bootstrap over tasks of 1000 resamples" in table
     assert "100.0 (n=3) [100.0, 100.0]" in table  # a zero-width interval at n = 3 does not look certain
-    assert "(n=K) marks an interval from fewer than 10 episodes" in table
+    assert "(n=K) marks an interval over fewer than 10 tasks" in table
 
 
 def test_the_report_says_how_tasks_were_sampled(small_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,7 +53,7 @@ def test_csv_has_typed_columns_and_the_data_source(small_run: Path, capsys: pyte
     assert (float(success["mean"]), float(success["ci_low"]), float(success["ci_high"]), int(success["n"])) == (
         1.0, 1.0, 1.0, 3)
     assert success["data_kind"] == "generated" and len(success["data_sha256"]) == 64
-    assert success["ci_method"] == "percentile bootstrap" and success["small_n"] == "True"
+    assert success["ci_method"] == "expanded percentile bootstrap over tasks" and success["small_n"] == "True"
     assert int(success["tokens"]) == 0 and float(success["cost_usd"]) == 0.0
 
 

@@ -26,6 +26,8 @@ def interval(m: dict[str, Any], scale: float) -> str:
     mean = m.get("mean", m.get("mean_diff"))
     if mean is None:
         return "-"
+    if m["ci_low"] is None:
+        return f"{mean * scale:.1f} ({m.get('no_interval') or 'no interval'})"
     return f"{mean * scale:.1f} [{m['ci_low'] * scale:.1f}, {m['ci_high'] * scale:.1f}]"
 
 

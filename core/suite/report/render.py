@@ -24,17 +24,20 @@ PLAIN_WIDTH = 160  # the width of the plain-text copy `render` returns
 KEY_COLUMNS = 3  # at most this many leading text columns of a detail table identify its rows
 
 
-def _interval(mean: float, low: float, high: float, scale: float, n: int | None, small: bool, sign: str = "") -> str:
-    """`mean [low, high]`, with `(n=K)` after the mean when the interval rests on too few values; the `\\n` is where
-    a narrow terminal puts the interval on a second line."""
-    few = f" (n={n})" if small else ""
-    return f"{mean * scale:{sign}.1f}{few}\n[{low * scale:{sign}.1f}, {high * scale:{sign}.1f}]"
+def _interval(m: dict[str, Any], mean: float, scale: float, sign: str = "") -> str:
+    """`mean [low, high]` of a metric or difference (its JSON `m`), with `(n=K)` after the mean when the interval
+    rests on fewer than `ci.min_reliable_n` tasks, or the reason why there is none; the `\\n` is where a narrow
+    terminal puts the interval on a second line."""
+    if m["ci_low"] is None:
+        return f"{mean * scale:{sign}.1f}\n({m.get('no_interval') or 'no interval'})"
+    few = f" (n={m.get('tasks', m.get('n', m.get('pairs')))})" if m.get("small_n") else ""
+    return f"{mean * scale:{sign}.1f}{few}\n[{m['ci_low'] * scale:{sign}.1f}, {m['ci_high'] * scale:{sign}.1f}]"
 
 
 def _fmt(m: dict[str, Any]) -> str:
     if m["mean"] is None:
         return "-"
-    text = _interval(m["mean"], m["ci_low"], m["ci_high"], 100 if m["percent"] else 1, m["n"], m.get("small_n", False))
+    text = _interval(m, m["mean"], 100 if m["percent"] else 1)
     return text + (f"\n{_vs_paper(m['paper']['diff'])}" if m.get("paper") else "")
 
 
@@ -117,11 +120,10 @@ def _comparison_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]
     for c in summary.get("comparisons", []):
         cell = "-"
         if c["mean_diff"] is not None:
-            scale = 100 if c["percent"] else 1
-            low, high = c["ci_low"] * scale, c["ci_high"] * scale
-            marker = " *" if (low > 0 or high < 0) and low < high else ""  # a zero-width CI estimates no spread
-            cell = _interval(c["mean_diff"], c["ci_low"], c["ci_high"], scale, c["pairs"], c.get("small_n", False),
-                             "+") + marker
+            low, high = c["ci_low"], c["ci_high"]
+            # a zero-width CI estimates no spread
+            marker = " *" if low is not None and (low > 0 or high < 0) and low < high else ""
+            cell = _interval(c, c["mean_diff"], 100 if c["percent"] else 1, "+") + marker
         other = summary["rows"][c["other_row"]] if "other_row" in c else c["other"]
         rows.append([c["other"]["model"] or "-", _agent(other), c["benchmark"], c["label"], cell,
                      str(c["pairs"]), str(c["unpaired"])])
@@ -135,9 +137,9 @@ def _notes(summary: dict[str, Any]) -> list[str]:
     small = any(m.get("small_n") for row in summary["rows"] for g in row["benchmarks"].values()
                 for m in g["metrics"].values()) or any(c.get("small_n") for c in summary.get("comparisons", []))
     if small:
-        notes.append(f"(n=K) marks an interval from fewer than {ci.get('min_reliable_n', 10)} episodes (pairs): a "
-                     "percentile bootstrap of so few is too narrow to trust, and a zero-width one only means all K "
-                     "agreed")
+        notes.append(f"(n=K) marks an interval over fewer than {ci.get('min_reliable_n', 10)} tasks (the repeats of a "
+                     "task count once): a bootstrap of so few is too narrow to trust, and a zero-width one only means "
+                     "that the K tasks agreed within each stratum")
     for row in summary["rows"]:
         for bench, group in sorted(row["benchmarks"].items()):
             if group.get("truncated_steps"):
