@@ -14,14 +14,13 @@ from suite.report import escape
 from suite.report.latex import to_latex
 from suite.report.reference import headline_rows, printed
 from suite.report.selection import fixes_note, selection_note
-from suite.report.terminal import Grid, fit
+from suite.report.terminal import Grid, fit, key_columns
 
 #: how the notes under the tables name each kind of data (suite.data.datadirs.DataChoice.kind)
 DATA_KINDS = {"generated": "GENERATED pack (not the official data)",
               "official": "official data (every file matches the official release)",
               "user": "USER data (neither a generated pack nor verified as the official release)"}
 PLAIN_WIDTH = 160  # the width of the plain-text copy `render` returns
-KEY_COLUMNS = 3  # at most this many leading text columns of a detail table identify its rows
 
 
 def _interval(m: dict[str, Any], mean: float, scale: float, sign: str = "") -> str:
@@ -161,15 +160,6 @@ def _notes(summary: dict[str, Any]) -> list[str]:
     return notes + sorted(set(data), key=data.index)
 
 
-def _key_columns(table: dict[str, Any]) -> int:
-    """How many leading columns of a detail table identify its rows: text in every row (at most KEY_COLUMNS)."""
-    grid = table.get("values", table["rows"])
-    keep = 0
-    while keep < min(KEY_COLUMNS, len(table["columns"]) - 1) and all(isinstance(r[keep], str) for r in grid):
-        keep += 1
-    return keep
-
-
 def _cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.1f}"
@@ -198,7 +188,7 @@ def _grids(summary: dict[str, Any]) -> list[Grid]:
             rows = [[_cell(c) + (f"\n{_vs_paper(d)}" if d is not None else "") for c, d in zip(r, dr, strict=True)]
                     for r, dr in zip(t["rows"], diffs, strict=True)]
             grids.append(Grid(f"{bench}: {t['title']}", t["columns"], rows + t.get("reference_rows", []),
-                              keep=_key_columns(t)))
+                              keep=key_columns(t)))
     return grids
 
 
