@@ -3,6 +3,8 @@ resampled together, and every design the suite produces covers the truth 95 % of
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -62,6 +64,9 @@ def test_report_says_why_a_single_task_has_no_interval(tmp_path: Path, capsys: p
     assert success["ci_low"] is None and success["ci_high"] is None and success["no_interval"] == NO_INTERVAL
     assert main(["report", str(out)]) == 0
     assert f"100.0 ({NO_INTERVAL})" in capsys.readouterr().out
+    assert main(["report", str(out), "--format", "csv"]) == 0
+    success_row = next(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert (success_row["ci_low"], success_row["tasks"], success_row["no_interval"]) == ("", "1", NO_INTERVAL)
     assert main(["report", str(out), "--format", "latex"]) == 0
     assert f"100.0 ({NO_INTERVAL})" in capsys.readouterr().out
 

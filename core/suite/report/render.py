@@ -233,7 +233,8 @@ def _markdown(summary: dict[str, Any]) -> str:
 
 #: `--format csv`: one row per report row, benchmark and headline metric, every number in a column of its own
 CSV_COLUMNS = ["model", "agent", "label", "data_tag", "benchmark", "data_kind", "data_sha256", "data_path", "metric",
-               "metric_label", "percent", "mean", "ci_low", "ci_high", "n", "small_n", "ci_method", "confidence",
+               "metric_label", "percent", "mean", "ci_low", "ci_high", "n", "tasks", "small_n", "no_interval",
+               "ci_method", "confidence",
                "episodes", "unfinished", "infra_failures", "tokens", "cached_tokens", "earlier_run_replies", "cost_usd",
                "reference",
                "condition", "column", "paper_value", "paper_diff", "source"]
@@ -259,7 +260,8 @@ def csv_records(summary: dict[str, Any]) -> list[dict[str, Any]]:
                 paper = m.get("paper") or {}
                 out.append({**base, "reference": False, "metric": name, "metric_label": m["label"],
                             "percent": m["percent"], "mean": m["mean"], "ci_low": m["ci_low"], "ci_high": m["ci_high"],
-                            "n": m["n"], "small_n": m.get("small_n", False), "paper_value": paper.get("value"),
+                            "n": m["n"], "tasks": m.get("tasks"), "small_n": m.get("small_n", False),
+                            "no_interval": m.get("no_interval"), "paper_value": paper.get("value"),
                             "paper_diff": paper.get("diff")})
     for bench, ref in sorted(summary.get("reference", {}).items()):
         for e in ref["entries"]:
