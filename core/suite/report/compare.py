@@ -82,7 +82,7 @@ def compare_rows(host: PluginHost | None, groups: Mapping[RowKey, Mapping[str, R
                     "metric": metric.name, "label": metric.label, "percent": metric.percent,
                     "pairs": pairs, "unpaired": unpaired, "tasks": units, "small_n": units < MIN_RELIABLE_N,
                     "mean_diff": finite_or_none(mean), "ci_low": finite_or_none(low), "ci_high": finite_or_none(high),
-                    "no_interval": NO_INTERVAL if pairs and low != low else None,
+                    "no_interval": NO_INTERVAL if units == 1 else None,
                 })
     return out
 

@@ -59,7 +59,7 @@ def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[
             "label": metric.label, "percent": metric.percent, "n": n, "tasks": units,
             "small_n": 0 < units < MIN_RELIABLE_N,
             "mean": finite_or_none(mean), "ci_low": finite_or_none(low), "ci_high": finite_or_none(high),
-            "no_interval": NO_INTERVAL if n and low != low else None,
+            "no_interval": NO_INTERVAL if units == 1 else None,
         }
     steps = sum(int(r.get("steps", 0)) for r in records)
     truncated = sum(int(r.get("truncated_steps", 0)) for r in records)
