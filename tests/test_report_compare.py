@@ -21,15 +21,15 @@ def rec(episode: str, success: bool, outcome: str | None = None, room: str = "a"
 def test_differences_pair_episodes_and_leave_out_infra_failures_and_one_sided_ones() -> None:
     base = [rec("e1", True), rec("e2", False), rec("e3", False), rec("e4", True), rec("e5", True)]
     other = [rec("e1", True), rec("e2", True), rec("e3", False, "model_error"), rec("e4", False), rec("e6", True)]
-    diffs, unpaired = paired_differences(base, other, "success")
-    assert diffs == {"": [0.0, 1.0, -1.0]}  # e1, e2, e4; e3 is an infra failure on one side
+    diffs, tasks, unpaired = paired_differences(base, other, "success")
+    assert diffs == {"": [0.0, 1.0, -1.0]} and tasks == {"": ["e1", "e2", "e4"]}  # e3: infra failure on one side
     assert unpaired == 3  # e3 (infra on one side), e5 (base only), e6 (other only)
 
 
 def test_macro_difference_is_the_difference_of_group_means() -> None:
     base = [rec("e1", True, room="a"), rec("e2", False, room="a"), rec("e3", False, room="b")]
     other = [rec("e1", True, room="a"), rec("e2", True, room="a"), rec("e3", True, room="b")]
-    diffs, _ = paired_differences(base, other, "success", "room")
+    diffs, _, _ = paired_differences(base, other, "success", "room")
     mean, _, _ = bootstrap_macro_ci(diffs, resamples=0)
     # base macro = (0.5 + 0) / 2 = 0.25; other macro = (1 + 1) / 2 = 1.0
     assert diffs == {"a": [0.0, 1.0], "b": [1.0]} and mean == pytest.approx(0.75)

@@ -218,3 +218,20 @@ def test_browser_outcome_bars_stay_apart_when_long_names_are_cut(browser, tmp_pa
     _open(browser, build_site(None, summary, [], tmp_path / "site").as_uri())
     labels = browser.execute_script("return document.querySelector('#bench-vigil .chart-outcomes').data[0].y")
     assert len(set(labels)) == 3 and all(len(n) < 40 for n in labels)
+
+
+def test_browser_says_no_interval_instead_of_drawing_one(browser, tmp_path: Path) -> None:
+    summary = _summary()
+    alone = {"ci_low": None, "ci_high": None, "no_interval": "no interval: one task", "n": 3, "tasks": 1}
+    summary["rows"][0]["benchmarks"]["vigil"]["metrics"]["sr"].update(alone, mean=0.5)
+    summary["comparisons"][0].update(alone, mean_diff=-0.25)
+    page = build_site(None, summary, [], tmp_path / "site")
+    _open(browser, page.as_uri())
+    cells = browser.execute_script("return [...document.querySelectorAll('#headline-vigil tbody td')]"
+                                   ".map(t => t.textContent)")
+    assert "50.0 (no interval: one task)" in cells
+    diffs = browser.execute_script("return [...document.querySelectorAll('#comparisons-section td')]"
+                                   ".map(t => t.textContent)")
+    assert "-25.0 (no interval: one task)" in diffs and not any("NaN" in d for d in diffs)
+    bars = browser.execute_script("return document.querySelector('#bench-vigil .chart-rates').data[0].error_y.array")
+    assert bars[0] is None  # no error bar where there is no interval

@@ -12,6 +12,7 @@ from suite.cli.main import main
 from suite.engine.host import build_host
 from suite.models import register_script
 from suite.report.latex import tex
+from suite.report.terminal import key_columns
 
 LABEL = r"v2_&%$#{}~^\end{document}"
 
@@ -35,11 +36,22 @@ def _report(runs: list[Path], fmt: str, capsys: pytest.CaptureFixture[str]) -> s
     return capsys.readouterr().out
 
 
-def _body_rows(latex: str, caption_start: str) -> list[list[str]]:
-    """The cells of the table whose caption starts so (header row first)."""
-    table = latex.split(r"\caption{" + caption_start, 1)[1].split(r"\end{tabular}", 1)[0]
-    lines = [line for line in table.splitlines() if line.endswith(r" \\")]
-    return [line.removesuffix(r" \\").split(" & ") for line in lines]
+def _body_rows(latex: str, caption_start: str, keys: int = 2) -> list[list[str]]:
+    """The cells of the table whose caption starts so (header row first), its parts (which each repeat the first
+    `keys` columns) joined."""
+    merged: list[list[str]] = []
+    for part in latex.split(r"\caption{" + caption_start)[1:]:
+        table = part.split(r"\end{tabular}", 1)[0]
+        rows = [line.removesuffix(r" \\").split(" & ") for line in table.splitlines() if line.endswith(r" \\")]
+        merged = [m + r[keys:] for m, r in zip(merged, rows, strict=True)] if merged else rows
+    return merged
+
+
+def _expected(m: dict, mean: float, k: int) -> str:
+    """A metric's or difference's cell as the JSON numbers say it should read."""
+    if m["ci_low"] is None:
+        return f"{mean * k:.1f} ({m['no_interval']})"
+    return f"{mean * k:.1f} [{m['ci_low'] * k:.1f}, {m['ci_high'] * k:.1f}]"
 
 
 def test_latex_numbers_equal_the_json_numbers(runs: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,21 +65,21 @@ def test_latex_numbers_equal_the_json_numbers(runs: list[Path], capsys: pytest.C
         group = row["benchmarks"]["omniear"]
         for m, cell in zip([group["metrics"][n] for n in order], cells[2:-1], strict=True):
             k = 100 if m["percent"] else 1
-            assert cell == f"{m['mean'] * k:.1f} [{m['ci_low'] * k:.1f}, {m['ci_high'] * k:.1f}]"
+            assert cell == _expected(m, m["mean"], k)
         assert cells[-1] == str(group["episodes"])
     # the paper's rows of the headline table (OmniEAR's paper has none) and of its Table 1 layout, as printed
-    papers = [r for r in _body_rows(latex, "omniear: SR") if r[0].startswith("paper: ")]
+    keys = key_columns(next(t for t in summary["details"]["omniear"] if "Table 1" in t["title"]))
+    papers = [r for r in _body_rows(latex, "omniear: SR", keys) if r[0].startswith("paper: ")]
     table1 = next(t for t in summary["details"]["omniear"] if "Table 1" in t["title"])
     assert papers == [[tex(c) for c in r] for r in table1["reference_rows"]] and len(papers) >= 5
-    ours = _body_rows(latex, "omniear: SR")[1:1 + len(table1["rows"])]
+    ours = _body_rows(latex, "omniear: SR", keys)[1:1 + len(table1["rows"])]
     assert ours == [[tex("-" if c is None else f"{c:.1f}" if isinstance(c, float) else c) for c in r]
                     for r in table1["rows"]]
     (diff_header, *diffs) = _body_rows(latex, "Paired differences")
     assert len(diffs) == len(summary["comparisons"]) >= 1
     for c, cells in zip(summary["comparisons"], diffs, strict=True):
         k = 100 if c["percent"] else 1
-        assert cells[5] == (f"{c['mean_diff'] * k:.1f} [{c['ci_low'] * k:.1f}, {c['ci_high'] * k:.1f}]"
-                            if c["mean_diff"] is not None else "-")
+        assert cells[5] == (_expected(c, c["mean_diff"], k) if c["mean_diff"] is not None else "-")
         assert cells[4] == ("points" if c["percent"] else tex(c["label"])) and cells[6] == str(c["pairs"])
 
 
@@ -82,3 +94,25 @@ def test_latex_escapes_text_from_runs(runs: list[Path], capsys: pytest.CaptureFi
         for line in body.splitlines():
             if line.endswith(r" \\"):
                 assert len(re.findall(r"(?<!\\)&", line)) == width - 1, line
+
+
+def test_latex_writes_symbols_in_math_and_every_other_character_in_ascii() -> None:
+    assert tex("Δ W") == r"$\Delta$ W" and tex("P(rep|W=0)") == r"P(rep$|$W=0)" and tex("±¬") == r"$\pm$$\neg$"
+    assert tex("Müller, façade, ω") == r'M\"{u}ller, fa\c{c}ade, $\omega$' and tex("动作") == "[U+52A8][U+4F5C]"
+    curve = tex("  ▁█")  # a score curve: a bar per character, blanks empty, full height 2ex
+    assert curve == r"\mbox{\rule{.2em}{0.00ex}\rule{.2em}{0.00ex}\rule{.2em}{0.25ex}\rule{.2em}{2.00ex}}"
+
+
+def test_a_wide_latex_table_is_split_into_parts_that_repeat_the_key_columns() -> None:
+    from suite.report.latex import PART_WIDTH, _table
+
+    columns = ["model", "agent", *(f"metric {i}" for i in range(12))]
+    lines = _table("wide", columns, [["m", "a", *(["100.0 [100.0, 100.0]"] * 12)]], keys=2)
+    parts = [line for line in lines if line.startswith(r"\caption{")]
+    assert len(parts) > 1 and parts[0] == rf"\caption{{wide (part 1 of {len(parts)})}}"
+    headers = [line for line in lines if line.startswith("model & agent & ")]
+    assert len(headers) == len(parts)  # every part repeats the key columns
+    assert sum(h.count("metric") for h in headers) == 12
+    for header in headers:  # a part holds what fits in PART_WIDTH, and is scaled to the line if wider still
+        assert len(header) < PART_WIDTH
+    assert lines.count(r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%") == len(parts)

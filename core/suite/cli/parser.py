@@ -108,7 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--format", choices=["table", "md", "csv", "json", "latex", "html"], default="table",
                      help="table (terminal, default), md, csv, json, latex (booktabs tables per benchmark), or html "
                           "(a static site written to --out)")
-    rep.add_argument("--out", metavar="DIR", help="with --format html: the folder to write the site into")
+    rep.add_argument("--out", metavar="PATH",
+                     help="write the report here instead of printing it: a file in the chosen format (a table as "
+                          "plain text), or with --format html the folder of the site")
     rep.add_argument("--reference", action="store_true", default=None,
                      help="add each benchmark's published paper numbers as `paper: <model>` rows "
                           "(config: report.reference=true)")

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from suite.cli.output import existing_dir, print_table
-from suite.cli.report import host_or_none
 from suite.contract.errors import SuiteError
 from suite.engine.host import PluginHost
 from suite.launch.consoles import err_console
+from suite.launch.reporting import host_or_none
 from suite.report.results_file import RESULTS_NAME
 from suite.store.run_folder import DB_NAME, STAGING_PREFIX, RunStore
 from suite.store.runsdir import runs_dir

@@ -6,8 +6,8 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from suite.cli.report import host_or_none, report_settings
 from suite.launch.consoles import console, err_console
+from suite.launch.reporting import host_or_none, report_settings
 from suite.report import summarize
 from suite.report.html import build_site, open_in_browser
 from suite.store.runsdir import find_run

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from suite.contract.records import INFRA_OUTCOMES
-from suite.report.stats import MIN_RELIABLE_N, bootstrap_ci, bootstrap_macro_ci, finite_or_none
+from suite.report.stats import MIN_RELIABLE_N, NO_INTERVAL, bootstrap_macro_ci, finite_or_none, task_of
 
 if TYPE_CHECKING:
     from suite.engine.host import PluginHost
@@ -40,13 +40,16 @@ def _by_episode(records: Records, name: str, group: str | None) -> dict[str, tup
 
 
 def paired_differences(base: Records, other: Records, name: str,
-                       group: str | None = None) -> tuple[dict[str, list[float]], int]:
-    """Per-episode `other - base` of metric `name` by macro group, and how many episodes only one side has."""
+                       group: str | None = None) -> tuple[dict[str, list[float]], dict[str, list[str]], int]:
+    """Per-episode `other - base` of metric `name` by macro group, the task of each (`task_of`), and how many
+    episodes only one side has."""
     a, b = _by_episode(base, name, group), _by_episode(other, name, group)
     diffs: dict[str, list[float]] = defaultdict(list)
+    tasks: dict[str, list[str]] = defaultdict(list)
     for episode in sorted(a.keys() & b.keys()):
         diffs[a[episode][0]].append(b[episode][1] - a[episode][1])
-    return diffs, len(a.keys() ^ b.keys())
+        tasks[a[episode][0]].append(task_of(episode))
+    return diffs, tasks, len(a.keys() ^ b.keys())
 
 
 def compare_rows(host: PluginHost | None, groups: Mapping[RowKey, Mapping[str, Records]],
@@ -68,19 +71,18 @@ def compare_rows(host: PluginHost | None, groups: Mapping[RowKey, Mapping[str, R
                 continue
             spec = host.registry.benchmarks.get(bench)
             for metric in spec.headline if spec else []:
-                diffs, unpaired = paired_differences(groups[base_key][bench], groups[key][bench], metric.name,
-                                                     metric.macro_by)
-                if metric.macro_by:
-                    mean, low, high = bootstrap_macro_ci(diffs, resamples, confidence, seed)
-                else:
-                    mean, low, high = bootstrap_ci(diffs.get("", []), resamples, confidence, seed)
+                diffs, tasks, unpaired = paired_differences(groups[base_key][bench], groups[key][bench],
+                                                            metric.name, metric.macro_by)
+                mean, low, high = bootstrap_macro_ci(diffs, resamples, confidence, seed, tasks)
                 pairs = sum(len(v) for v in diffs.values())
+                units = sum(len(set(v)) for v in tasks.values())
                 out.append({
                     "baseline": row_id(base_key), "other": row_id(key), "baseline_row": 0, "other_row": index,
                     "benchmark": bench,
                     "metric": metric.name, "label": metric.label, "percent": metric.percent,
-                    "pairs": pairs, "unpaired": unpaired, "small_n": pairs < MIN_RELIABLE_N,
+                    "pairs": pairs, "unpaired": unpaired, "tasks": units, "small_n": units < MIN_RELIABLE_N,
                     "mean_diff": finite_or_none(mean), "ci_low": finite_or_none(low), "ci_high": finite_or_none(high),
+                    "no_interval": NO_INTERVAL if units == 1 else None,
                 })
     return out
 

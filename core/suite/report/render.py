@@ -14,27 +14,29 @@ from suite.report import escape
 from suite.report.latex import to_latex
 from suite.report.reference import headline_rows, printed
 from suite.report.selection import fixes_note, selection_note
-from suite.report.terminal import Grid, fit
+from suite.report.terminal import Grid, fit, key_columns
 
 #: how the notes under the tables name each kind of data (suite.data.datadirs.DataChoice.kind)
 DATA_KINDS = {"generated": "GENERATED pack (not the official data)",
               "official": "official data (every file matches the official release)",
               "user": "USER data (neither a generated pack nor verified as the official release)"}
 PLAIN_WIDTH = 160  # the width of the plain-text copy `render` returns
-KEY_COLUMNS = 3  # at most this many leading text columns of a detail table identify its rows
 
 
-def _interval(mean: float, low: float, high: float, scale: float, n: int | None, small: bool, sign: str = "") -> str:
-    """`mean [low, high]`, with `(n=K)` after the mean when the interval rests on too few values; the `\\n` is where
-    a narrow terminal puts the interval on a second line."""
-    few = f" (n={n})" if small else ""
-    return f"{mean * scale:{sign}.1f}{few}\n[{low * scale:{sign}.1f}, {high * scale:{sign}.1f}]"
+def _interval(m: dict[str, Any], mean: float, scale: float, sign: str = "") -> str:
+    """`mean [low, high]` of a metric or difference (its JSON `m`), with `(n=K)` after the mean when the interval
+    rests on fewer than `ci.min_reliable_n` tasks, or the reason why there is none; the `\\n` is where a narrow
+    terminal puts the interval on a second line."""
+    if m["ci_low"] is None:
+        return f"{mean * scale:{sign}.1f}\n({m.get('no_interval') or 'no interval'})"
+    few = f" (n={m.get('tasks', m.get('n', m.get('pairs')))})" if m.get("small_n") else ""
+    return f"{mean * scale:{sign}.1f}{few}\n[{m['ci_low'] * scale:{sign}.1f}, {m['ci_high'] * scale:{sign}.1f}]"
 
 
 def _fmt(m: dict[str, Any]) -> str:
     if m["mean"] is None:
         return "-"
-    text = _interval(m["mean"], m["ci_low"], m["ci_high"], 100 if m["percent"] else 1, m["n"], m.get("small_n", False))
+    text = _interval(m, m["mean"], 100 if m["percent"] else 1)
     return text + (f"\n{_vs_paper(m['paper']['diff'])}" if m.get("paper") else "")
 
 
@@ -117,11 +119,10 @@ def _comparison_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]
     for c in summary.get("comparisons", []):
         cell = "-"
         if c["mean_diff"] is not None:
-            scale = 100 if c["percent"] else 1
-            low, high = c["ci_low"] * scale, c["ci_high"] * scale
-            marker = " *" if (low > 0 or high < 0) and low < high else ""  # a zero-width CI estimates no spread
-            cell = _interval(c["mean_diff"], c["ci_low"], c["ci_high"], scale, c["pairs"], c.get("small_n", False),
-                             "+") + marker
+            low, high = c["ci_low"], c["ci_high"]
+            # a zero-width CI estimates no spread
+            marker = " *" if low is not None and (low > 0 or high < 0) and low < high else ""
+            cell = _interval(c, c["mean_diff"], 100 if c["percent"] else 1, "+") + marker
         other = summary["rows"][c["other_row"]] if "other_row" in c else c["other"]
         rows.append([c["other"]["model"] or "-", _agent(other), c["benchmark"], c["label"], cell,
                      str(c["pairs"]), str(c["unpaired"])])
@@ -135,9 +136,9 @@ def _notes(summary: dict[str, Any]) -> list[str]:
     small = any(m.get("small_n") for row in summary["rows"] for g in row["benchmarks"].values()
                 for m in g["metrics"].values()) or any(c.get("small_n") for c in summary.get("comparisons", []))
     if small:
-        notes.append(f"(n=K) marks an interval from fewer than {ci.get('min_reliable_n', 10)} episodes (pairs): a "
-                     "percentile bootstrap of so few is too narrow to trust, and a zero-width one only means all K "
-                     "agreed")
+        notes.append(f"(n=K) marks an interval over fewer than {ci.get('min_reliable_n', 10)} tasks (the repeats of a "
+                     "task count once): a bootstrap of so few is too narrow to trust, and a zero-width one only means "
+                     "that the K tasks agreed within each stratum")
     for row in summary["rows"]:
         for bench, group in sorted(row["benchmarks"].items()):
             if group.get("truncated_steps"):
@@ -157,15 +158,6 @@ def _notes(summary: dict[str, Any]) -> list[str]:
         for bench, fixes in sorted((run.get("fixes") or {}).items()):
             data.append(fixes_note(bench, fixes))
     return notes + sorted(set(data), key=data.index)
-
-
-def _key_columns(table: dict[str, Any]) -> int:
-    """How many leading columns of a detail table identify its rows: text in every row (at most KEY_COLUMNS)."""
-    grid = table.get("values", table["rows"])
-    keep = 0
-    while keep < min(KEY_COLUMNS, len(table["columns"]) - 1) and all(isinstance(r[keep], str) for r in grid):
-        keep += 1
-    return keep
 
 
 def _cell(value: Any) -> str:
@@ -196,7 +188,7 @@ def _grids(summary: dict[str, Any]) -> list[Grid]:
             rows = [[_cell(c) + (f"\n{_vs_paper(d)}" if d is not None else "") for c, d in zip(r, dr, strict=True)]
                     for r, dr in zip(t["rows"], diffs, strict=True)]
             grids.append(Grid(f"{bench}: {t['title']}", t["columns"], rows + t.get("reference_rows", []),
-                              keep=_key_columns(t)))
+                              keep=key_columns(t)))
     return grids
 
 
@@ -241,7 +233,8 @@ def _markdown(summary: dict[str, Any]) -> str:
 
 #: `--format csv`: one row per report row, benchmark and headline metric, every number in a column of its own
 CSV_COLUMNS = ["model", "agent", "label", "data_tag", "benchmark", "data_kind", "data_sha256", "data_path", "metric",
-               "metric_label", "percent", "mean", "ci_low", "ci_high", "n", "small_n", "ci_method", "confidence",
+               "metric_label", "percent", "mean", "ci_low", "ci_high", "n", "tasks", "small_n", "no_interval",
+               "ci_method", "confidence",
                "episodes", "unfinished", "infra_failures", "tokens", "cached_tokens", "earlier_run_replies", "cost_usd",
                "reference",
                "condition", "column", "paper_value", "paper_diff", "source"]
@@ -267,7 +260,8 @@ def csv_records(summary: dict[str, Any]) -> list[dict[str, Any]]:
                 paper = m.get("paper") or {}
                 out.append({**base, "reference": False, "metric": name, "metric_label": m["label"],
                             "percent": m["percent"], "mean": m["mean"], "ci_low": m["ci_low"], "ci_high": m["ci_high"],
-                            "n": m["n"], "small_n": m.get("small_n", False), "paper_value": paper.get("value"),
+                            "n": m["n"], "tasks": m.get("tasks"), "small_n": m.get("small_n", False),
+                            "no_interval": m.get("no_interval"), "paper_value": paper.get("value"),
                             "paper_diff": paper.get("diff")})
     for bench, ref in sorted(summary.get("reference", {}).items()):
         for e in ref["entries"]:

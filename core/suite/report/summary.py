@@ -14,7 +14,7 @@ from suite.report.compare import RowKey, compare_rows, metric_value, row_id
 from suite.report.reference import add_reference
 from suite.report.rows import Row, data_identity, place, tag_rows
 from suite.report.selection import run_fixes, run_selection
-from suite.report.stats import CI_METHOD, MIN_RELIABLE_N, bootstrap_ci, bootstrap_macro_ci, finite_or_none
+from suite.report.stats import CI_METHOD, MIN_RELIABLE_N, NO_INTERVAL, bootstrap_macro_ci, finite_or_none, task_of
 from suite.store.run_folder import SPEND_KINDS, RunStore, distinct_runs
 from suite.store.traces import NODE_LOST, Spend
 
@@ -25,14 +25,19 @@ REPORT_FORMAT = "embodied-suite.report/1"
 log = logging.getLogger("suite.report")
 
 
-def _metric_values(records: list[dict[str, Any]], name: str, group: str | None = None) -> dict[str, list[float]]:
-    """Numeric values of `metrics[name]` (infra failures excluded), by `metrics[group]` (one group if None)."""
+def _metric_values(records: list[dict[str, Any]], name: str,
+                   group: str | None = None) -> tuple[dict[str, list[float]], dict[str, list[str]]]:
+    """Numeric values of `metrics[name]` (infra failures excluded) by `metrics[group]` (one group if None), and the
+    task of each (`task_of`)."""
     values: dict[str, list[float]] = defaultdict(list)
+    tasks: dict[str, list[str]] = defaultdict(list)
     for rec in records:
         value = metric_value(rec, name)
         if value is not None:
-            values[str(rec["metrics"].get(group)) if group else ""].append(value)
-    return values
+            key = str(rec["metrics"].get(group)) if group else ""
+            values[key].append(value)
+            tasks[key].append(task_of(rec["episode_id"]))
+    return values, tasks
 
 
 def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[str, Any]], unfinished: int,
@@ -46,15 +51,15 @@ def summarize_benchmark(host: PluginHost | None, bench: str, records: list[dict[
         outcomes[rec["outcome"]] += 1
     metrics = {}
     for metric in spec.headline if spec else []:
-        groups = _metric_values(records, metric.name, metric.macro_by)
-        if metric.macro_by:
-            mean, low, high = bootstrap_macro_ci(groups, resamples, confidence, seed)
-        else:
-            mean, low, high = bootstrap_ci(groups.get("", []), resamples, confidence, seed)
+        groups, tasks = _metric_values(records, metric.name, metric.macro_by)
+        mean, low, high = bootstrap_macro_ci(groups, resamples, confidence, seed, tasks)
         n = sum(len(v) for v in groups.values())
+        units = sum(len(set(v)) for v in tasks.values())
         metrics[metric.name] = {
-            "label": metric.label, "percent": metric.percent, "n": n, "small_n": 0 < n < MIN_RELIABLE_N,
+            "label": metric.label, "percent": metric.percent, "n": n, "tasks": units,
+            "small_n": 0 < units < MIN_RELIABLE_N,
             "mean": finite_or_none(mean), "ci_low": finite_or_none(low), "ci_high": finite_or_none(high),
+            "no_interval": NO_INTERVAL if units == 1 else None,
         }
     steps = sum(int(r.get("steps", 0)) for r in records)
     truncated = sum(int(r.get("truncated_steps", 0)) for r in records)

@@ -4,10 +4,13 @@ repeat the row's key columns, and no word broken mid-name while anything else ca
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rich.table import Table
 
 from suite.report.escape import terminal
+
+KEY_COLUMNS = 3  # at most this many leading text columns of a detail table identify its rows
 
 
 @dataclass
@@ -123,3 +126,12 @@ def _widths(grid: Grid, cols: list[int], width: int, stacked: bool) -> dict[int,
         widths[i] += extra
         spare -= extra
     return widths
+
+
+def key_columns(table: dict[str, Any]) -> int:
+    """How many leading columns of a detail table identify its rows: text in every row (at most KEY_COLUMNS)."""
+    grid = table.get("values", table["rows"])
+    keep = 0
+    while keep < min(KEY_COLUMNS, len(table["columns"]) - 1) and all(isinstance(r[keep], str) for r in grid):
+        keep += 1
+    return keep

@@ -47,10 +47,15 @@
   function fmt(m) {
     if (!m || m.mean === null || m.mean === undefined) return "-";
     const k = m.percent ? 100 : 1;
-    const few = m.small_n ? " (n=" + m.n + ")" : "";
-    return (m.mean * k).toFixed(1) + few + " [" + (m.ci_low * k).toFixed(1) + ", " + (m.ci_high * k).toFixed(1) + "]" +
-      (m.paper ? " " + vsPaper(m.paper.diff) : "");
+    return interval(m, m.mean, k, "") + (m.paper ? " " + vsPaper(m.paper.diff) : "");
   }
+  function interval(m, mean, k, sign) {  // `mean [low, high]`, (n=K) when from too few tasks, or why there is none
+    const num = (v) => (sign && v >= 0 ? sign : "") + (v * k).toFixed(1);
+    if (m.ci_low === null || m.ci_low === undefined) return num(mean) + " (" + (m.no_interval || "no interval") + ")";
+    const few = m.small_n ? " (n=" + (m.tasks !== undefined ? m.tasks : m.n !== undefined ? m.n : m.pairs) + ")" : "";
+    return num(mean) + few + " [" + num(m.ci_low) + ", " + num(m.ci_high) + "]";
+  }
+  const hasCI = (m) => m.ci_low !== null && m.ci_low !== undefined;
   function vsPaper(diff) { return "(paper " + (diff >= 0 ? "+" : "") + diff.toFixed(1) + ")"; }
   function printed(v) {  // a paper number as printed: one decimal unless it has more, step counts whole
     if (v === null || v === undefined) return "-";
@@ -112,8 +117,8 @@
       const ok = (m) => m.mean !== null && m.mean !== undefined;
       return {type: "bar", name: short(rowName(r), 48), x: shown.map(([, label]) => plotText(label)),
         y: ms.map((m) => ok(m) ? m.mean * k : null),
-        error_y: {type: "data", symmetric: false, array: ms.map((m) => ok(m) ? (m.ci_high - m.mean) * k : null),
-          arrayminus: ms.map((m) => ok(m) ? (m.mean - m.ci_low) * k : null)}};
+        error_y: {type: "data", symmetric: false, array: ms.map((m) => ok(m) && hasCI(m) ? (m.ci_high - m.mean) * k : null),
+          arrayminus: ms.map((m) => ok(m) && hasCI(m) ? (m.mean - m.ci_low) * k : null)}};
     });
     const top = Math.max(0, ...traces.flatMap((t, i) => t.y.map((y, j) => (y || 0) + (t.error_y.array[j] || 0))));
     const yaxis = percent ? {range: [0, 100], title: {text: "%"}} : {range: [0, top > 0 ? top * 1.1 : 1], title: {text: "value"}};
@@ -169,8 +174,7 @@
     for (const [unit, cs] of Object.entries(units)) {
       const k = cs[0].percent ? 100 : 1;
       const rows = cs.map((c) => {
-        const cell = c.mean_diff === null ? "-" : (c.mean_diff * k >= 0 ? "+" : "") + (c.mean_diff * k).toFixed(1) +
-          " [" + (c.ci_low * k).toFixed(1) + ", " + (c.ci_high * k).toFixed(1) + "]" + (c.small_n ? " (n=" + c.pairs + ")" : "");
+        const cell = c.mean_diff === null ? "-" : interval(c, c.mean_diff, k, "+");
         return [other(c), c.benchmark, c.label, cell, String(c.pairs), String(c.unpaired)];
       });
       all.push(...rows);
@@ -182,8 +186,8 @@
         plot(box, [{type: "scatter", mode: "markers", marker: {size: 9},
           y: shown.map((c) => short(c.benchmark + " " + c.label + ", n=" + c.pairs + ": " + other(c), 60)),
           x: shown.map((c) => c.mean_diff * k),
-          error_x: {type: "data", symmetric: false, array: shown.map((c) => (c.ci_high - c.mean_diff) * k),
-            arrayminus: shown.map((c) => (c.mean_diff - c.ci_low) * k)}}],
+          error_x: {type: "data", symmetric: false, array: shown.map((c) => hasCI(c) ? (c.ci_high - c.mean_diff) * k : null),
+            arrayminus: shown.map((c) => hasCI(c) ? (c.mean_diff - c.ci_low) * k : null)}}],
         {height: Math.max(160, 70 + 26 * shown.length), margin: {l: 8, t: 10, b: 40, r: 8}, yaxis: {automargin: true, autorange: "reversed"},
           xaxis: {title: {text: plotText("difference (" + unit + ")")}, zeroline: true, zerolinewidth: 2, rangemode: "tozero"}}, "chart-diff");
       }
