@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import sqlite3
 import time
 import uuid
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 
 from suite.contract import config as configmod
-from suite.contract.errors import ConfigError, SuiteError
+from suite.contract.errors import ConfigError, SuiteError, disk_full
 from suite.contract.records import INFRA_OUTCOMES, Task
 from suite.contract.runinfo import RunInfo
 from suite.data import datadirs
@@ -246,13 +247,15 @@ async def execute(session: runner.RunSession, tasks: list[Task]) -> str:
     finally:
         if not frozen_before:
             gc.unfreeze()
-        traces.flush_all()  # the traces of episodes cut off, before anything reads them
-        session.store.mark_pending(list(session.in_flight))
-        session.store.set_meta(status=status, finished_at=time.time(), stop_cause=session.stop_cause)
-        session.results.write()
-        session.host.broadcast("on_run_end", run=session.info, status=status)
-        if session.call_workers is not None:
-            session.call_workers.close()
+        try:  # on a full disk these writes may fail too: the call workers are stopped all the same
+            traces.flush_all()  # the traces of episodes cut off, before anything reads them
+            session.store.mark_pending(list(session.in_flight))
+            session.store.set_meta(status=status, finished_at=time.time(), stop_cause=session.stop_cause)
+            session.results.write()
+            session.host.broadcast("on_run_end", run=session.info, status=status)
+        finally:
+            if session.call_workers is not None:
+                session.call_workers.close()
     return status
 
 
@@ -269,4 +272,11 @@ def execute_session(session: runner.RunSession, tasks: list) -> str:
             status = run_to_completion(execute(session, tasks))
         except KeyboardInterrupt:
             status = "interrupted"
+        except (OSError, sqlite3.Error) as exc:
+            if not disk_full(exc):
+                raise
+            root = session.store.root
+            session.store.close()  # the run's lock is given up: it can be resumed at once
+            raise SuiteError(f"the disk under {root} is full ({exc}): finished episodes are stored; free space, then "
+                             f"`suite run --resume {root}`") from None
     return status
