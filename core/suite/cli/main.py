@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import importlib
 import logging
+import signal
+import threading
+from types import FrameType
 
 from suite.cli.output import EXIT_INTERRUPTED
 from suite.cli.parser import build_parser
@@ -12,12 +15,23 @@ from suite.contract.errors import SuiteError
 from suite.launch.consoles import err_console
 
 
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM (what `timeout`, `docker stop`, Slurm and Kubernetes send) handled as Ctrl-C is at that moment: a
+    running loop cancels its run, which is marked interrupted; elsewhere KeyboardInterrupt."""
+    on_ctrl_c = signal.getsignal(signal.SIGINT)
+    if not callable(on_ctrl_c):  # Ctrl-C ignored (a job started with nohup or `&`): a SIGTERM still stops it
+        raise KeyboardInterrupt
+    on_ctrl_c(signal.SIGINT, frame)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `suite` command."""
     args = build_parser().parse_args(argv)
     handler = logging.StreamHandler()
     handler.setFormatter(InertFormatter("warning: %(message)s"))
     logging.basicConfig(level=logging.WARNING, handlers=[handler])
+    in_main_thread = threading.current_thread() is threading.main_thread()  # where Python runs signal handlers
+    previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
     try:
         # each subcommand is the module of its name (suite.cli.run, suite.cli.report, ...), imported only when it
         # runs, so a quick command never pays for what another one imports
@@ -29,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         err_console.print("interrupted", highlight=False)
         return EXIT_INTERRUPTED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

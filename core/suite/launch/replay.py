@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,9 +12,10 @@ from typing import Any
 from suite.contract import config as configmod
 from suite.contract.records import INFRA_OUTCOMES
 from suite.run.host import build_host
-from suite.store.run_folder import CONFIG_NAME, RunStore
+from suite.store.run_folder import CONFIG_NAME, RunStore, creator_alive
 
 REPLAY_MODEL = "replay"
+SCRATCH_PREFIX = "suite-replay-"  # a replay's temporary folder: `suite-replay-<pid>-<random>`
 #: what must be equal in every step (`replies`: the text of each model call of the step, see `_replies`)
 COMPARED_STEP_FIELDS = ("action", "replies", "feedback", "done", "info")
 COMPARED_RECORD_FIELDS = ("outcome", "metrics", "steps", "end_reason")
@@ -126,12 +129,23 @@ def _differences(old: RunStore, cfg: Any, records: list[dict[str, Any]], out: st
     cfg.run.limit = None
     register_replay(replies, name=REPLAY_MODEL)
     model = ModelClient(f"scripted/{REPLAY_MODEL}", cache=None)  # the recorded replies through litellm, no cache
-    with tempfile.TemporaryDirectory(prefix="suite-replay-") as scratch:  # the replayed run, unless --out keeps it
+    _remove_stale_scratch()
+    # the replayed run, unless --out keeps it; its name holds this process's id, so a replay killed outright
+    # (SIGKILL, OOM) leaves a folder the next replay removes
+    with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-") as scratch:
         session, tasks = start_session(build_host(), cfg, out or str(Path(scratch) / "run"), model=model)
         try:
-            execute_session(session, tasks)
+            if execute_session(session, tasks) == "interrupted":  # Ctrl-C or SIGTERM: no comparison of a part
+                raise KeyboardInterrupt
             new_records = {r["episode_id"]: r for r in session.store.records()}
             return {r["episode_id"]: d for r in records
                     if (d := _compare(old, session.store, r, new_records.get(r["episode_id"])))}
         finally:
             session.store.close()
+
+
+def _remove_stale_scratch() -> None:
+    """Remove the temporary folders of replays whose process is gone (killed before it could clean up)."""
+    for stale in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*"):
+        if stale.is_dir() and not creator_alive(stale):
+            shutil.rmtree(stale, ignore_errors=True)

@@ -102,9 +102,10 @@ def _locked(path: Path) -> bool:
     return False
 
 
-def _creator_alive(staging: Path) -> bool:
-    """Whether the process named in a staging folder's name (`.creating-<run>-<pid>-<hex>`) still runs: between
-    making the folder and locking it, another process creating a run beside it must not take it for stale."""
+def creator_alive(staging: Path) -> bool:
+    """Whether the process named in a temporary folder's name (`<prefix>-<pid>-<random>`: a run folder being created,
+    a replay's run) still runs: between making the folder and locking it, another process creating a run beside it
+    must not take it for stale."""
     try:
         pid = int(staging.name.rsplit("-", 2)[-2])
     except (IndexError, ValueError):
@@ -172,7 +173,7 @@ class RunStore:
         root = next(names)
         root.parent.mkdir(parents=True, exist_ok=True)
         for stale in root.parent.glob(f"{STAGING_PREFIX}*"):
-            if stale.is_dir() and not _locked(stale / LOCK_NAME) and not _creator_alive(stale):
+            if stale.is_dir() and not _locked(stale / LOCK_NAME) and not creator_alive(stale):
                 shutil.rmtree(stale, ignore_errors=True)
         staging = root.parent / f"{STAGING_PREFIX}{root.name}-{os.getpid()}-{secrets.token_hex(4)}"
         store = cls(staging, create=True)
