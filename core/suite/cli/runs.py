@@ -9,6 +9,7 @@ from typing import Any
 
 from suite.cli.output import existing_dir, print_table
 from suite.cli.report import host_or_none
+from suite.contract.controls import visible
 from suite.contract.errors import DataError, SuiteError
 from suite.contract.schemas import read_json
 from suite.launch.consoles import err_console
@@ -34,7 +35,7 @@ def command(args: argparse.Namespace) -> int:
             meta, counts, spent, status = _read(db.parent)
         except SuiteError as exc:  # one damaged folder is listed as such; the others still are
             err_console.print(f"warning: {exc}", highlight=False, markup=False, soft_wrap=True)
-            rows.append([str(db.parent), "-", "-", "damaged (see above)", "-", "-", "-", "-", "-", "-"])
+            rows.append([visible(str(db.parent), lines=False), "-", "-", "damaged (see above)", *["-"] * 6])
             damaged += 1
             continue
         host = host or host_or_none()
@@ -45,8 +46,9 @@ def command(args: argparse.Namespace) -> int:
             headline = "? (results.json damaged)"
             damaged += 1
         total = sum(counts.values())
-        rows.append([str(db.parent), _started(meta), _duration(meta, status), status, headline,
-                     str(meta.get("model") or "-"), str(meta.get("agent", "?")), str(meta.get("label") or "-"),
+        names = [db.parent, meta.get("model") or "-", meta.get("agent", "?"), meta.get("label") or "-"]
+        run, model, agent, label = (visible(str(name), lines=False) for name in names)  # each on one line
+        rows.append([run, _started(meta), _duration(meta, status), status, headline, model, agent, label,
                      f"{counts.get('done', 0)}/{total}", f"{spent:.4f}"])
     if not rows:
         err_console.print(f"no run folders under {root}", highlight=False)
