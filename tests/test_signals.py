@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from suite.cli.main import main
-from suite.launch.replay import SCRATCH_PREFIX
 from suite.store.run_folder import RunStore
 
 #: `suite ARGS` in which the store sends this process SIGTERM once it has stored `TERM_AFTER` episodes: the signal
@@ -78,6 +77,8 @@ def test_a_replay_stopped_by_sigterm_leaves_no_temporary_folder(tmp_path: Path) 
 
 
 def test_a_replay_removes_the_folder_a_killed_replay_left(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from suite.launch.replay import SCRATCH_PREFIX
+
     run = tmp_path / "r"
     assert main(["run", "--plugins", "template", "--agent", "oracle", "--no-report", "--limit", "2", "--out",
                  str(run)]) == 0
