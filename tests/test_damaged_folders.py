@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from suite.cli.main import main
-from suite.contract.errors import ConfigError
+from suite.contract.errors import ConfigError, DataError
 from suite.store.run_folder import DB_NAME
 
 READERS = (["report"], ["export"], ["replay"], ["run", "--resume"], ["view", "--no-open", "--out", "{tmp}/site"])
@@ -120,3 +120,23 @@ def test_runs_lists_the_other_folders_beside_a_damaged_one(tmp_path: Path,
     assert f"warning: {broken / DB_NAME} (record of episode" in err
     assert f"warning: {bad_results / 'results.json'}: at /rows" in err
     assert "results.json damaged" in out and "Traceback" not in err
+
+
+@pytest.mark.parametrize("change", [{}, {"steps": "4"}, {"steps": True}, {"steps": 4.0}, {"cost_usd": float("nan")},
+                                    {"outcome": "won"}, {"model": None}, {"unknown": 1}, {"task_category": 3}])
+def test_the_quick_record_check_agrees_with_the_schema_at_the_top_level(change: dict[str, object]) -> None:
+    """Stored records are read back with a quick check of their top level; it passes what the schema passes."""
+    from suite.contract.schemas import top_level_valid, validate
+    from suite.store.run_folder import RECORD_SCHEMA
+
+    record = {"episode_id": "b/t", "benchmark": "b", "task_id": "t", "task_category": None, "agent": "a",
+              "model": "m", "seed": 0, "outcome": "success", "failure_category": None, "failure_reason": None,
+              "metrics": {}, "steps": 4, "end_reason": "done", "prompt_tokens": 0, "completion_tokens": 0,
+              "cached_prompt_tokens": 0, "cached_completion_tokens": 0, "cost_usd": 0.0, "duration_s": 1.0,
+              "trace": "traces/t.jsonl", "data_source": "generated", **change}
+    try:
+        validate(record, RECORD_SCHEMA, "record")
+        valid = True
+    except DataError:
+        valid = False
+    assert top_level_valid(record, RECORD_SCHEMA) == valid
