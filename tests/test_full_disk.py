@@ -19,11 +19,11 @@ def _full_after(cls: type, name: str, calls: int, error: BaseException, monkeypa
     """`cls.name` works `calls` times, then fails with `error` as a full disk makes it fail."""
     original, count = getattr(cls, name), [0]
 
-    def full(self: Any, *args: Any) -> Any:
+    def full(self: Any, *args: Any, **kwargs: Any) -> Any:
         count[0] += 1
         if count[0] > calls:
             raise error
-        return original(self, *args)
+        return original(self, *args, **kwargs)
 
     monkeypatch.setattr(cls, name, full)
 
@@ -51,3 +51,14 @@ def test_a_full_disk_is_one_line_with_the_resume_command(
     store = RunStore(out)
     assert store.counts() == {"done": 3} and store.meta()["status"] == "complete"
     store.close()
+
+
+def test_a_full_disk_before_the_run_starts_is_one_line_too(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Creating the run folder (or any write of a command) on a full disk: one line, exit 2, no folder left."""
+    _full_after(RunStore, "set_meta", 0, sqlite3.OperationalError("database or disk is full"), monkeypatch)
+    out = tmp_path / "r"
+    assert main(["run", "--plugins", "template", "--agent", "oracle", "--limit", "1", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "error: the disk is full (database or disk is full)" in err and "Traceback" not in err
+    assert not out.exists() and not [p for p in tmp_path.iterdir() if p.name.startswith(".creating-")]

@@ -5,13 +5,14 @@ from __future__ import annotations
 import importlib
 import logging
 import signal
+import sqlite3
 import threading
 from types import FrameType
 
 from suite.cli.output import EXIT_INTERRUPTED
 from suite.cli.parser import build_parser
 from suite.contract.controls import InertFormatter
-from suite.contract.errors import SuiteError
+from suite.contract.errors import SuiteError, disk_full
 from suite.launch.consoles import err_console
 
 
@@ -43,6 +44,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         err_console.print("interrupted", highlight=False)
         return EXIT_INTERRUPTED
+    except (OSError, sqlite3.Error) as exc:  # a run's own full disk is told apart, with its resume command
+        if not disk_full(exc):
+            raise
+        err_console.print(f"error: the disk is full ({exc}); nothing written before was lost", highlight=False,
+                          markup=False, soft_wrap=True)
+        return SuiteError.exit_code
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

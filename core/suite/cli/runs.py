@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from suite.cli.output import existing_dir, print_table
 from suite.cli.report import host_or_none
@@ -73,18 +73,23 @@ def _read(root: Path) -> tuple[dict[str, Any], dict[str, int], float, str]:
 def _started(meta: dict[str, Any]) -> str:
     """When the run was created, UTC to the minute."""
     created = meta.get("created_at")
-    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(created)) if created else "-"
+    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(created)) if _moment(created) else "-"
 
 
 def _duration(meta: dict[str, Any], status: str) -> str:
     """From creation to the last end (a resumed run: to its latest end); `-` while it runs."""
     created, finished = meta.get("created_at"), meta.get("finished_at")
-    if not created or not finished or status == "running":
+    if not _moment(created) or not _moment(finished) or status == "running":
         return "-"
     seconds = max(0, int(finished - created))
     if seconds >= 3600:
         return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
     return f"{seconds // 60}m{seconds % 60:02d}s"
+
+
+def _moment(value: Any) -> TypeGuard[float]:
+    """Whether a metadata value is a time (seconds since the epoch) to show; a damaged one is shown as `-`."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1e11
 
 
 def headline_scores(host: PluginHost | None, root: Path) -> str:
