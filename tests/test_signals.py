@@ -90,3 +90,16 @@ def test_a_replay_removes_the_folder_a_killed_replay_left(tmp_path: Path, monkey
     alive.mkdir()
     assert main(["replay", str(run)]) == 0
     assert not killed.exists() and alive.is_dir()
+
+
+def test_sigterm_stops_a_ray_run_as_ctrl_c_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ray's driver installs its own SIGTERM handler (an exit mid-loop, with a traceback): the run keeps the suite's."""
+    pytest.importorskip("ray")
+    out = tmp_path / "r"
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    ended = _sigterm_after(["run", "--plugins", "template", "--no-report", *MOCK_MODEL, "--executor", "ray",
+                            "--concurrency", "2", "--out", str(out)], 2, dict(os.environ))
+    assert ended.returncode == 130 and "Traceback" not in ended.stderr, ended.stderr[-2000:]
+    store = RunStore(out)
+    assert store.meta()["status"] == "interrupted" and 2 <= store.counts()["done"] < 12
+    store.close()
