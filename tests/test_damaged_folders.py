@@ -51,7 +51,8 @@ CASES: list[tuple[str, Callable[[Path], None], Callable[[Path], Path], str, tupl
         "label: null", "label: !!python/object/apply:os.system [touch PWNED]", 1)), _config, "tag",
      tuple(c for c in READERS if c != ["export"])),
     ("interpolation", lambda r: _config(r).write_text(_config(r).read_text().replace(
-        "  seed: 0\n", "  seed: ${oc.env:HOME}\n")), _config, "${oc.env:HOME}", (["report"], ["view", "--no-open"])),
+        "  seed: 0\n", "  seed: ${oc.env:HOME}\n")), _config, "${oc.env:HOME}",
+     tuple(c for c in READERS if c != ["export"])),
     ("record not an object", lambda r: _sql(r, "UPDATE episodes SET record='[1, 2]' WHERE rowid=1"),
      lambda r: r / DB_NAME, "is not of type 'object'", READERS),
     ("record without outcome", _record_without_outcome, lambda r: r / DB_NAME, "'outcome' is a required", READERS),

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from suite.contract import config as configmod
 from suite.contract.records import INFRA_OUTCOMES
-from suite.run.host import build_host
+from suite.launch.compose import saved_run_config
+from suite.run.host import PluginHost, build_host
 from suite.store.run_folder import CONFIG_NAME, RunStore, creator_alive
 
 REPLAY_MODEL = "replay"
@@ -112,14 +112,17 @@ def replay_run(root: Path, out: str | None = None) -> ReplayResult:
         every = old.records()
         never = [r for r in every if r["outcome"] == UNREPLAYABLE and not r["steps"]]  # the model was never reached
         records = [r for r in every if r not in never]
-        diffs = _differences(old, configmod.load_saved(root / CONFIG_NAME), records, out) if records else {}
+        host = build_host()
+        saved = saved_run_config(host, root / CONFIG_NAME, list(old.meta()["benchmarks"]))
+        diffs = _differences(old, host, saved, records, out) if records else {}
     finally:
         old.close()
     cut = [r["episode_id"] for r in every if r["outcome"] == UNREPLAYABLE and r["episode_id"] not in diffs]
     return ReplayResult(len(every) - len(diffs) - len(cut), len(every), list(diffs.values()), cut)
 
 
-def _differences(old: RunStore, cfg: Any, records: list[dict[str, Any]], out: str | None) -> dict[str, str]:
+def _differences(old: RunStore, host: PluginHost, cfg: Any, records: list[dict[str, Any]], out: str | None
+                 ) -> dict[str, str]:
     """Run `records`' episodes again with their recorded replies: why each that differs does (by episode id)."""
     from suite.launch.session import execute_session, start_session
     from suite.models import ModelClient, register_replay
@@ -133,7 +136,7 @@ def _differences(old: RunStore, cfg: Any, records: list[dict[str, Any]], out: st
     # the replayed run, unless --out keeps it; its name holds this process's id, so a replay killed outright
     # (SIGKILL, OOM) leaves a folder the next replay removes
     with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-") as scratch:
-        session, tasks = start_session(build_host(), cfg, out or str(Path(scratch) / "run"), model=model)
+        session, tasks = start_session(host, cfg, out or str(Path(scratch) / "run"), model=model)
         try:
             if execute_session(session, tasks) == "interrupted":  # Ctrl-C or SIGTERM: no comparison of a part
                 raise KeyboardInterrupt

@@ -24,6 +24,7 @@ from suite.launch.compose import (
     apply_flags,
     check_extras,
     check_run_settings,
+    saved_run_config,
     split_names,
 )
 from suite.launch.consoles import err_console
@@ -147,7 +148,7 @@ def resume_session(host: PluginHost, root: Path, args: argparse.Namespace) -> tu
         store.close()
         raise SuiteError(f"{root} is not a whole run: {problem} (its creation was cut off); start a new run")
     store.lock()
-    saved = configmod.load_saved(root / CONFIG_NAME)
+    saved = saved_run_config(host, root / CONFIG_NAME, list(store.meta()["benchmarks"]))
     cfg = saved.copy()
     apply_config_files(cfg, args)
     configmod.apply_overrides(cfg, list(args.overrides or []))
