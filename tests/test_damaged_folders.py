@@ -17,6 +17,7 @@ from suite.contract.errors import ConfigError, DataError
 from suite.store.run_folder import DB_NAME
 
 READERS = (["report"], ["export"], ["replay"], ["run", "--resume"], ["view", "--no-open", "--out", "{tmp}/site"])
+BUT_EXPORT = tuple(c for c in READERS if c != ["export"])  # what reads more than the records
 
 
 def _run(root: Path) -> Path:
@@ -49,13 +50,15 @@ def _config(root: Path) -> Path:
 CASES: list[tuple[str, Callable[[Path], None], Callable[[Path], Path], str, tuple[list[str], ...]]] = [
     ("yaml tag", lambda r: _config(r).write_text(_config(r).read_text().replace(
         "label: null", "label: !!python/object/apply:os.system [touch PWNED]", 1)), _config, "tag",
-     tuple(c for c in READERS if c != ["export"])),
+     BUT_EXPORT),
     ("interpolation", lambda r: _config(r).write_text(_config(r).read_text().replace(
         "  seed: 0\n", "  seed: ${oc.env:HOME}\n")), _config, "${oc.env:HOME}",
-     tuple(c for c in READERS if c != ["export"])),
+     BUT_EXPORT),
     ("record not an object", lambda r: _sql(r, "UPDATE episodes SET record='[1, 2]' WHERE rowid=1"),
      lambda r: r / DB_NAME, "is not of type 'object'", READERS),
     ("record without outcome", _record_without_outcome, lambda r: r / DB_NAME, "'outcome' is a required", READERS),
+    ("metadata not JSON", lambda r: _sql(r, "UPDATE meta SET value='[[[' WHERE key='model'"),
+     lambda r: r / DB_NAME, "at metadata 'model': a JSON value", BUT_EXPORT),
     ("truncated database", lambda r: (r / DB_NAME).write_bytes((r / DB_NAME).read_bytes()[:9000]),
      lambda r: r / DB_NAME, "malformed", READERS),
     ("binary trace", lambda r: _trace(r).write_bytes(bytes(range(256)) * 8), _trace, "line 1", READERS[2::2]),

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from suite.contract.errors import SuiteError
+from suite.contract.errors import DataError, SuiteError
 from suite.contract.records import INFRA_OUTCOMES, EpisodeRecord
 from suite.contract.schemas import parse_json, top_level_valid, validate
 from suite.store.infra import status_with_infra
@@ -265,9 +265,14 @@ class RunStore:
             )
 
     def meta(self) -> dict[str, Any]:
-        """All run metadata."""
-        return {k: parse_json(v, f"{self.root / DB_NAME} (metadata {k!r})")
-                for k, v in self.db.execute("SELECT key, value FROM meta")}
+        """All run metadata (a DataError naming the database when a value is not JSON)."""
+        meta = {}
+        for key, value in self.db.execute("SELECT key, value FROM meta"):
+            try:
+                meta[key] = json.loads(value)  # as json.dumps wrote it (a NaN included)
+            except (ValueError, TypeError, RecursionError):
+                raise DataError(self.root / DB_NAME, f"metadata {key!r}", "a JSON value") from None
+        return meta
 
     def add_episodes(self, episodes: Iterable[tuple[str, str, str]]) -> None:
         """Register episodes (id, benchmark, task id) as pending; existing ones are left alone."""
