@@ -48,8 +48,8 @@ def _run(out: Path, episodes: int) -> Path:
 
 def _build(run: Path, site: Path) -> tuple[float, float, int]:
     """Wall and CPU seconds to build the site of one run (summary and episodes), and its episode count."""
-    from suite.launch.reporting import report_settings
     from suite.engine.host import build_host
+    from suite.launch.reporting import report_settings
     from suite.report import summarize
     from suite.report.html import build_site
 

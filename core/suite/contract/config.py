@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -188,5 +189,27 @@ def save(cfg: DictConfig, path: Path) -> None:
 
 
 def load_saved(path: Path) -> DictConfig:
-    """Read a run's saved config."""
-    return mapping_config(OmegaConf.load(path), str(path))
+    """Read a run's saved config as plain YAML data: a tag is refused and a `${...}` is kept as text, so reading a
+    run folder never resolves or runs anything it holds; a ConfigError naming the file when it is not such YAML."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as exc:
+        problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ConfigError(f"{path}: not a readable saved config (plain YAML): {problem}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: not a saved config (expected a mapping of settings, not {type(data).__name__})")
+    try:
+        return mapping_config(OmegaConf.create(_literal(data)), str(path))
+    except OmegaConfBaseException as exc:  # a value YAML has but a config cannot hold (a date, bytes)
+        raise ConfigError(f"{path}: not a saved config: {str(exc).splitlines()[0]}") from None
+
+
+def _literal(node: Any) -> Any:
+    """Saved data with every `${` escaped, so omegaconf reads each string back as the text it is."""
+    if isinstance(node, str):
+        return re.sub(r"(\\*)\$\{", lambda m: "\\" * (2 * len(m.group(1))) + "\\${", node)
+    if isinstance(node, dict):
+        return {key: _literal(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_literal(value) for value in node]
+    return node

@@ -1,7 +1,10 @@
 """Control characters made visible: text from users, models and data files cannot drive a terminal or a viewer.
 
 Every C0 control, DEL and every C1 control (ESC, the start of any ANSI colour, cursor move, title change or OSC-8
-hyperlink, included) is written as its `\\xNN` escape; rich itself drops only BEL, BS, VT, FF and CR.
+hyperlink, included) is written as its `\\xNN` escape; rich itself drops only BEL, BS, VT, FF and CR. The characters
+that reorder or break the text around them (bidi embeddings, overrides, isolates and marks, the line and paragraph
+separators) are written as their `\\uXXXX` escape: a right-to-left override in a label cannot make a table lie.
+Every other character, CJK and emoji included, is shown as it is.
 """
 
 from __future__ import annotations
@@ -13,14 +16,18 @@ from rich.console import Console
 from rich.text import Text
 
 #: every control character mapped to its visible `\xNN` escape
-_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x20), *range(0x7F, 0xA0))}
+#: and every character that reorders or breaks the text around it, to its `\uXXXX` escape
+_CONTROLS = {**{c: f"\\x{c:02x}" for c in (*range(0x00, 0x20), *range(0x7F, 0xA0))},
+             **{c: f"\\u{c:04x}" for c in (0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F),
+                                             *range(0x2066, 0x206A))}}
 _CONTROLS_IN_LINES = {c: e for c, e in _CONTROLS.items() if chr(c) not in "\n\t"}
 #: the controls JSON text may hold as they are (DEL and C1): as `\uXXXX` escapes, which read back the same
 _JSON_UNESCAPED = {c: f"\\u{c:04x}" for c in range(0x7F, 0xA0)}
 
 
 def visible(text: str, lines: bool = True) -> str:
-    """`text` with every control character written as its `\\xNN` escape; line breaks and tabs kept when `lines`."""
+    """`text` with every control character written as its `\\xNN` escape (bidi controls and line separators as
+    `\\uXXXX`); line breaks and tabs kept when `lines`, escaped too otherwise (a name or label is one line)."""
     return str(text).translate(_CONTROLS_IN_LINES if lines else _CONTROLS)
 
 

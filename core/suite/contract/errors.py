@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import sqlite3
 from pathlib import Path
 
 
@@ -44,3 +46,15 @@ class MissingApiKey(SuiteError):
 
 class BudgetExceeded(SuiteError):
     """The run's `--max-cost` was reached; no new model call may start."""
+
+
+#: what a write says when the disk (or the user's quota, or the file size limit) is full
+_FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+def disk_full(exc: BaseException) -> bool:
+    """Whether an error is a write that failed for want of space: ENOSPC, a quota or file size limit, or SQLite's
+    `database or disk is full`."""
+    if isinstance(exc, OSError):
+        return exc.errno in _FULL_ERRNOS
+    return isinstance(exc, sqlite3.OperationalError) and "disk is full" in str(exc)

@@ -58,6 +58,37 @@ def validate(instance: Any, schema_path: str | Path, source: str | Path) -> None
         raise DataError(source, json_pointer(err.absolute_path), err.message)
 
 
+_JSON_TYPES: dict[str, type | tuple[type, ...]] = {"string": str, "object": dict, "array": list, "boolean": bool,
+                                                   "null": type(None)}
+
+
+def _has_type(value: Any, name: str) -> bool:
+    """Whether `value` is of the JSON Schema type `name` as the validator sees it (finite numbers, not booleans)."""
+    if name in ("integer", "number"):
+        number = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        return number and (name == "number" or float(value).is_integer())
+    return isinstance(value, _JSON_TYPES[name])
+
+
+def top_level_valid(instance: Any, schema_path: str | Path) -> bool:
+    """Whether `instance` passes its schema's top level (required keys, no others where closed, each key's type and
+    enum): a check a hundred times quicker than `validate`, for reading many stored objects back."""
+    schema = load_schema(str(schema_path))
+    properties = schema.get("properties", {})
+    if not isinstance(instance, dict) or not set(schema.get("required", ())) <= instance.keys():
+        return False
+    if schema.get("additionalProperties") is False and not instance.keys() <= properties.keys():
+        return False
+    for key, value in instance.items():
+        rule = properties.get(key, {})
+        types = rule.get("type", ())
+        if types and not any(_has_type(value, t) for t in ([types] if isinstance(types, str) else types)):
+            return False
+        if "enum" in rule and value not in rule["enum"]:
+            return False
+    return True
+
+
 def read_json(path: str | Path) -> Any:
     """Read a UTF-8 JSON file; anything else (bad bytes, a syntax error, NaN, absurd nesting) is a DataError."""
     try:

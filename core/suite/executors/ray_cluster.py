@@ -6,6 +6,8 @@ import asyncio
 import logging
 import math
 import os
+import signal
+import threading
 from collections import deque
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -32,11 +34,14 @@ def connected(address: str | None, node_ip_address: str | None = None) -> Iterat
     if ray.is_initialized():
         yield
         return
+    on_sigterm = signal.getsignal(signal.SIGTERM)
     try:
         ray.init(address=address or None, include_dashboard=False, logging_level=logging.WARNING,
                  _node_ip_address=node_ip_address or None)
     except ConnectionError as exc:
         raise SuiteError(f"cannot join the Ray cluster at {address!r}: {exc}") from None
+    if on_sigterm is not None and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, on_sigterm)  # Ray's own exits mid-loop: SIGTERM stays Ctrl-C's (`suite.cli`)
     try:
         yield
     finally:

@@ -109,6 +109,17 @@ def check_run_settings(host: PluginHost, cfg: DictConfig, benchmarks: list[str])
     settings.check_settings(cfg, {b: host.benchmark(b).config_schema for b in benchmarks}, flags)
 
 
+def saved_run_config(host: PluginHost, path: Path, benchmarks: list[str]) -> DictConfig:
+    """A run folder's saved config (read as data, see `load_saved`), every setting checked: a ConfigError naming the
+    file on the first one its schema refuses (a folder edited or damaged since the run)."""
+    saved = configmod.load_saved(path)
+    try:
+        check_run_settings(host, saved, benchmarks)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    return saved
+
+
 def planning_config(host: PluginHost, options: Options, plugins: list[str]) -> tuple[DictConfig, list[str]]:
     """The config and benchmarks of a command that plans tasks without running a model (`tasks`, `validate`,
     `audit`), every setting checked."""

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from suite.contract import config as configmod
 from suite.contract.records import INFRA_OUTCOMES
-from suite.engine.host import build_host
+from suite.engine.host import PluginHost, build_host
+from suite.launch.compose import saved_run_config
 from suite.launch.folder_trust import from_folder
-from suite.store.run_folder import CONFIG_NAME, RunStore
+from suite.store.run_folder import CONFIG_NAME, RunStore, creator_alive
 
 REPLAY_MODEL = "replay"
+SCRATCH_PREFIX = "suite-replay-"  # a replay's temporary folder: `suite-replay-<pid>-<random>`
 #: what must be equal in every step (`replies`: the text of each model call of the step, see `_replies`)
 COMPARED_STEP_FIELDS = ("action", "replies", "feedback", "done", "info")
 COMPARED_RECORD_FIELDS = ("outcome", "metrics", "steps", "end_reason")
@@ -111,15 +114,17 @@ def replay_run(root: Path, out: str | None = None) -> ReplayResult:
         every = old.records()
         never = [r for r in every if r["outcome"] == UNREPLAYABLE and not r["steps"]]  # the model was never reached
         records = [r for r in every if r not in never]
-        cfg = from_folder(configmod.load_saved(root / CONFIG_NAME))
-        diffs = _differences(old, cfg, records, out) if records else {}
+        host = build_host()
+        saved = from_folder(saved_run_config(host, root / CONFIG_NAME, list(old.meta()["benchmarks"])))
+        diffs = _differences(old, host, saved, records, out) if records else {}
     finally:
         old.close()
     cut = [r["episode_id"] for r in every if r["outcome"] == UNREPLAYABLE and r["episode_id"] not in diffs]
     return ReplayResult(len(every) - len(diffs) - len(cut), len(every), list(diffs.values()), cut)
 
 
-def _differences(old: RunStore, cfg: Any, records: list[dict[str, Any]], out: str | None) -> dict[str, str]:
+def _differences(old: RunStore, host: PluginHost, cfg: Any, records: list[dict[str, Any]], out: str | None
+                 ) -> dict[str, str]:
     """Run `records`' episodes again with their recorded replies: why each that differs does (by episode id)."""
     from suite.launch.session import execute_session, start_session
     from suite.models import ModelClient, register_replay
@@ -129,12 +134,23 @@ def _differences(old: RunStore, cfg: Any, records: list[dict[str, Any]], out: st
     cfg.run.limit = None
     register_replay(replies, name=REPLAY_MODEL)
     model = ModelClient(f"scripted/{REPLAY_MODEL}", cache=None)  # the recorded replies through litellm, no cache
-    with tempfile.TemporaryDirectory(prefix="suite-replay-") as scratch:  # the replayed run, unless --out keeps it
-        session, tasks = start_session(build_host(), cfg, out or str(Path(scratch) / "run"), model=model)
+    _remove_stale_scratch()
+    # the replayed run, unless --out keeps it; its name holds this process's id, so a replay killed outright
+    # (SIGKILL, OOM) leaves a folder the next replay removes
+    with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-") as scratch:
+        session, tasks = start_session(host, cfg, out or str(Path(scratch) / "run"), model=model)
         try:
-            execute_session(session, tasks)
+            if execute_session(session, tasks) == "interrupted":  # Ctrl-C or SIGTERM: no comparison of a part
+                raise KeyboardInterrupt
             new_records = {r["episode_id"]: r for r in session.store.records()}
             return {r["episode_id"]: d for r in records
                     if (d := _compare(old, session.store, r, new_records.get(r["episode_id"])))}
         finally:
             session.store.close()
+
+
+def _remove_stale_scratch() -> None:
+    """Remove the temporary folders of replays whose process is gone (killed before it could clean up)."""
+    for stale in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*"):
+        if stale.is_dir() and not creator_alive(stale):
+            shutil.rmtree(stale, ignore_errors=True)

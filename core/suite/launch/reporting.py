@@ -9,7 +9,8 @@ from typing import Any
 from omegaconf import DictConfig
 
 from suite.contract import config as configmod
-from suite.contract.errors import PluginError
+from suite.contract.errors import ConfigError, PluginError
+from suite.contract.settings import check_settings
 from suite.engine.host import PluginHost, build_host, default_config
 from suite.launch.consoles import err_console
 from suite.report import summarize
@@ -29,7 +30,15 @@ def report_settings(roots: list[Path]) -> DictConfig:
     """The report section of the first run folder that saved its config (a run that crashed early may not
     have), else the defaults."""
     saved = next((root / CONFIG_NAME for root in roots if (root / CONFIG_NAME).is_file()), None)
-    return (configmod.load_saved(saved) if saved else default_config([])).report
+    cfg = default_config([])
+    if saved is None:
+        return cfg.report
+    cfg.report = configmod.load_saved(saved).get("report") or cfg.report
+    try:  # a folder's settings are data: a damaged one is a clear line, not a traceback in the statistics
+        check_settings(cfg, {})
+    except ConfigError as exc:
+        raise ConfigError(f"{saved}: {exc}") from None
+    return cfg.report
 
 
 def host_or_none() -> PluginHost | None:

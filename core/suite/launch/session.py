@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import sqlite3
 import time
 import uuid
 from collections.abc import Iterator
@@ -14,7 +15,7 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 
 from suite.contract import config as configmod
-from suite.contract.errors import ConfigError, SuiteError
+from suite.contract.errors import ConfigError, SuiteError, disk_full
 from suite.contract.records import INFRA_OUTCOMES, Task
 from suite.contract.runinfo import RunInfo
 from suite.contract.secrets import REDACTED
@@ -31,6 +32,7 @@ from suite.launch.compose import (
     check_extras,
     check_run_settings,
     compose_config,
+    saved_run_config,
     split_names,
 )
 from suite.launch.consoles import err_console
@@ -171,7 +173,7 @@ def resume_session(host: PluginHost, root: Path, options: Options) -> tuple[runn
 
 def _reopened(host: PluginHost, root: Path, store: RunStore, options: Options) -> tuple[runner.RunSession, list]:
     """The session of a locked run folder, its unfinished episodes planned."""
-    saved = configmod.load_saved(root / CONFIG_NAME)
+    saved = saved_run_config(host, root / CONFIG_NAME, list(store.meta()["benchmarks"]))
 
     def command_line(cfg: DictConfig) -> None:
         apply_options(cfg, options, RUN_FLAGS)
@@ -274,13 +276,15 @@ async def execute(session: runner.RunSession, tasks: list[Task]) -> str:
     finally:
         if not frozen_before:
             gc.unfreeze()
-        traces.flush_all()  # the traces of episodes cut off, before anything reads them
-        session.store.mark_pending(list(session.in_flight))
-        session.store.set_meta(status=status, finished_at=time.time(), stop_cause=session.stop_cause)
-        session.results.write()
-        session.host.broadcast("on_run_end", run=session.info, status=status)
-        if session.call_workers is not None:
-            session.call_workers.close()
+        try:  # on a full disk these writes may fail too: the call workers are stopped all the same
+            traces.flush_all()  # the traces of episodes cut off, before anything reads them
+            session.store.mark_pending(list(session.in_flight))
+            session.store.set_meta(status=status, finished_at=time.time(), stop_cause=session.stop_cause)
+            session.results.write()
+            session.host.broadcast("on_run_end", run=session.info, status=status)
+        finally:
+            if session.call_workers is not None:
+                session.call_workers.close()
     return status
 
 
@@ -305,4 +309,11 @@ def execute_session(session: runner.RunSession, tasks: list, progress: bool = Tr
             status = run_to_completion(execute(session, tasks))
         except KeyboardInterrupt:
             status = "interrupted"
+        except (OSError, sqlite3.Error) as exc:
+            if not disk_full(exc):
+                raise
+            root = session.store.root
+            session.store.close()  # the run's lock is given up: it can be resumed at once
+            raise SuiteError(f"the disk under {root} is full ({exc}): finished episodes are stored; free space, then "
+                             f"`suite run --resume {root}`") from None
     return status

@@ -258,8 +258,10 @@ def _fail_pending(worker: _Worker, why: str) -> None:
 
 
 def _serve(sock: socket.socket, inherited: list[socket.socket]) -> None:
-    """A worker's life: ignore Ctrl-C (the parent decides), close the parent's sockets, serve until EOF, exit."""
+    """A worker's life: ignore Ctrl-C and SIGTERM (the parent decides), close the parent's sockets, serve until EOF,
+    exit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     for other in inherited:
         other.close()
     gc.freeze()  # what was inherited (litellm's modules, the run's set-up) is never collected here: not scanned

@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.console import Console
 
+from suite.contract.controls import visible
 from suite.contract.records import OUTCOMES
 from suite.report import escape
 from suite.report.latex import to_latex
@@ -48,6 +49,7 @@ def _vs_paper(diff: float) -> str:
 def _agent(row: dict[str, Any]) -> str:
     """The agent cell: the agent, the run label when there is one, the data letter when the report mixes data."""
     text = f"{row['agent']} ({row['label']})" if row.get("label") else str(row["agent"])
+    text = visible(text, lines=False)  # a label is one line: a line break in it is shown, not made
     return f"{text} [data {row['data_tag']}]" if row.get("data_tag") else text
 
 

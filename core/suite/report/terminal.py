@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len  # the width on screen: a CJK character or an emoji takes two
 from rich.table import Table
 
 from suite.report.escape import terminal
@@ -35,7 +36,7 @@ def _lines(cell: str) -> list[str]:
 def _natural(grid: Grid, index: int, stacked: bool) -> int:
     """A column's width on screen with its padding and border (cells on one line unless `stacked`)."""
     cells = [r[index] if stacked else _flat(r[index]) for r in grid.rows]
-    return max(len(line) for text in [grid.columns[index], *cells] for line in _lines(text)) + 3
+    return max(cell_len(line) for text in [grid.columns[index], *cells] for line in _lines(text)) + 3
 
 
 def _need(grid: Grid, index: int, stacked: bool) -> int:
@@ -45,7 +46,7 @@ def _need(grid: Grid, index: int, stacked: bool) -> int:
     for row in grid.rows:
         cell = row[index]
         units += _lines(cell) if stacked and "\n" in cell else cell.split()
-    return max((len(u) for u in units), default=1)
+    return max((cell_len(u) for u in units), default=1)
 
 
 def _groups(grid: Grid) -> list[list[int]]:

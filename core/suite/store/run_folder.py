@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from suite.contract.errors import SuiteError
+from suite.contract.errors import DataError, SuiteError
 from suite.contract.records import INFRA_OUTCOMES, EpisodeRecord
-from suite.contract.schemas import validate
+from suite.contract.schemas import parse_json, top_level_valid, validate
 from suite.store.infra import status_with_infra
 from suite.store.traces import ENCODE_ERRORS, NODE_LOST, Spend, TraceWriter, dumps, flush_all, read_trace, trace_spend
 
@@ -102,9 +102,10 @@ def _locked(path: Path) -> bool:
     return False
 
 
-def _creator_alive(staging: Path) -> bool:
-    """Whether the process named in a staging folder's name (`.creating-<run>-<pid>-<hex>`) still runs: between
-    making the folder and locking it, another process creating a run beside it must not take it for stale."""
+def creator_alive(staging: Path) -> bool:
+    """Whether the process named in a temporary folder's name (`<prefix>-<pid>-<random>`: a run folder being created,
+    a replay's run) still runs: between making the folder and locking it, another process creating a run beside it
+    must not take it for stale."""
     try:
         pid = int(staging.name.rsplit("-", 2)[-2])
     except (IndexError, ValueError):
@@ -118,6 +119,18 @@ def _creator_alive(staging: Path) -> bool:
     except PermissionError:  # alive, someone else's
         return True
     return True
+
+
+def _check_database(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse a run database that is damaged or holds what no run writes: a view or trigger (a query of it could
+    run without end), or one of the run's tables replaced by something else. Nothing in it runs before this."""
+    extra = db.execute("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger')"
+                       " OR (name IN ('meta', 'episodes', 'superseded') AND type != 'table')").fetchone()
+    if extra is not None:
+        raise SuiteError(f"{path}: damaged run database (it holds a {extra[0]} {extra[1]!r}, which no run writes)")
+    problem = db.execute("PRAGMA quick_check(1)").fetchone()[0]
+    if problem != "ok":
+        raise SuiteError(f"{path}: damaged run database ({problem})")
 
 
 class RunStore:
@@ -135,10 +148,19 @@ class RunStore:
         self.db = self._connect()
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.root / DB_NAME, check_same_thread=False, isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.executescript(_SCHEMA_SQL)
+        path = self.root / DB_NAME
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        try:
+            _check_database(db, path)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.executescript(_SCHEMA_SQL)
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise SuiteError(f"{path}: not a readable run database ({exc})") from None
+        except SuiteError:
+            db.close()
+            raise
         return db
 
     @classmethod
@@ -151,7 +173,7 @@ class RunStore:
         root = next(names)
         root.parent.mkdir(parents=True, exist_ok=True)
         for stale in root.parent.glob(f"{STAGING_PREFIX}*"):
-            if stale.is_dir() and not _locked(stale / LOCK_NAME) and not _creator_alive(stale):
+            if stale.is_dir() and not _locked(stale / LOCK_NAME) and not creator_alive(stale):
                 shutil.rmtree(stale, ignore_errors=True)
         staging = root.parent / f"{STAGING_PREFIX}{root.name}-{os.getpid()}-{secrets.token_hex(4)}"
         store = cls(staging, create=True)
@@ -243,8 +265,14 @@ class RunStore:
             )
 
     def meta(self) -> dict[str, Any]:
-        """All run metadata."""
-        return {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM meta")}
+        """All run metadata (a DataError naming the database when a value is not JSON)."""
+        meta = {}
+        for key, value in self.db.execute("SELECT key, value FROM meta"):
+            try:
+                meta[key] = json.loads(value)  # as json.dumps wrote it (a NaN included)
+            except (ValueError, TypeError, RecursionError):
+                raise DataError(self.root / DB_NAME, f"metadata {key!r}", "a JSON value") from None
+        return meta
 
     def add_episodes(self, episodes: Iterable[tuple[str, str, str]]) -> None:
         """Register episodes (id, benchmark, task id) as pending; existing ones are left alone."""
@@ -308,12 +336,13 @@ class RunStore:
         counts: dict[str, int] = {}
         moves = []
         for eid, raw in rows.fetchall():
-            outcome = json.loads(raw)["outcome"]
+            record = self._record(eid, raw)
+            outcome = record["outcome"]
             if outcome not in wanted:
                 continue
             attempt = 1 + self.db.execute("SELECT COUNT(*) FROM superseded WHERE episode_id=?", (eid,)).fetchone()[0]
             kept = self._keep_attempt(eid, attempt)
-            record = {**json.loads(raw), "trace": kept}
+            record["trace"] = kept
             moves.append((eid, attempt, json.dumps(record, sort_keys=True), kept))
             counts[outcome] = counts.get(outcome, 0) + 1
         now = time.time()
@@ -332,8 +361,8 @@ class RunStore:
 
     def superseded(self) -> list[dict[str, Any]]:
         """Records of earlier attempts replaced by a retry (`--retry-infra`), oldest first."""
-        rows = self.db.execute("SELECT record FROM superseded ORDER BY superseded_at, episode_id, attempt")
-        return [json.loads(r[0]) for r in rows]
+        rows = self.db.execute("SELECT episode_id, record FROM superseded ORDER BY superseded_at, episode_id, attempt")
+        return [self._record(eid, raw, "an earlier attempt of ") for eid, raw in rows]
 
     def _keep_attempt(self, episode_id: str, attempt: int) -> str:
         """Copy an episode's frames and trace to `.superseded-<attempt>` names (the copy's image references point
@@ -407,8 +436,17 @@ class RunStore:
 
     def records(self) -> list[dict[str, Any]]:
         """Every finished episode's record, in registration order."""
-        rows = self.db.execute("SELECT record FROM episodes WHERE status='done' ORDER BY position")
-        return [json.loads(r[0]) for r in rows]
+        rows = self.db.execute("SELECT episode_id, record FROM episodes WHERE status='done' ORDER BY position")
+        return [self._record(eid, raw) for eid, raw in rows]
+
+    def _record(self, episode_id: str, raw: Any, attempt: str = "") -> dict[str, Any]:
+        """A stored record read back: a DataError naming the database and the episode when it is not valid JSON or
+        not a whole episode record (a folder damaged after the run, or written by hand)."""
+        source = f"{self.root / DB_NAME} (record of {attempt}episode {episode_id!r})"
+        data = parse_json(raw, source) if isinstance(raw, str) else raw
+        if not top_level_valid(data, RECORD_SCHEMA):  # every record was validated when stored: a quick check
+            validate(data, RECORD_SCHEMA, source)  # names the first problem
+        return dict(data)
 
     def trace_path(self, episode_id: str) -> Path:
         """Where an episode's JSONL trace lives."""

@@ -24,7 +24,9 @@ from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
 from typing import Any
 
+from suite.contract.errors import DataError
 from suite.contract.records import Observation, canonical
+from suite.contract.schemas import parse_json
 
 TRACE_SCHEMA = Path(__file__).parents[1] / "jsonschemas" / "trace_line.schema.json"
 MIN_SHARED_CHARS = 256  # a message is stored as an edit of its predecessor only when they share this much
@@ -180,12 +182,29 @@ def flush_all() -> None:
         writer.flush()
 
 
+def _events(path: Path, cut_ok: bool = False, messages: bool = True) -> Iterator[dict[str, Any]]:
+    """The events of a trace file as stored (message lines too, unless not `messages`); a DataError naming the file
+    and line when one is not a JSON object with a `type` (bad bytes, nesting too deep), but with `cut_ok` a last
+    line a kill cut off before its end is skipped."""
+    with Path(path).open("rb") as fh:
+        for number, raw in enumerate(fh, 1):
+            if not raw.strip() or (not messages and raw.startswith(b'{"type": "message"')):
+                continue
+            try:
+                event = parse_json(raw.decode("utf-8"), f"{path} (line {number})")
+            except (UnicodeDecodeError, DataError):
+                if cut_ok and not raw.endswith(b"\n"):
+                    continue
+                raise DataError(path, f"line {number}", "a trace event (a JSON object in UTF-8)") from None
+            if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+                raise DataError(path, f"line {number}", "a trace event (a JSON object with a type)")
+            yield event
+
+
 def read_lines(path: Path) -> Iterator[dict[str, Any]]:
-    """The lines of a trace file as stored (message lines included)."""
-    with Path(path).open(encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                yield json.loads(line)
+    """The lines of a trace file as stored (message lines included); a DataError naming the file and line when one
+    is not a trace event."""
+    return _events(path)
 
 
 def read_trace(path: Path, prompts: bool = True) -> list[dict[str, Any]]:
@@ -209,11 +228,16 @@ def read_trace_messages(path: Path) -> tuple[list[dict[str, Any]], dict[str, str
     for event in read_lines(path):
         if event["type"] != "message":
             events.append(event)
-        elif "message" in event:
-            texts[event["hash"]] = canonical(event["message"])
-        else:
-            base = texts[event["base"]]
-            texts[event["hash"]] = base[:event["keep_start"]] + event["insert"] + base[len(base) - event["keep_end"]:]
+            continue
+        try:
+            if "message" in event:
+                texts[event["hash"]] = canonical(event["message"])
+            else:
+                base = texts[event["base"]]
+                texts[event["hash"]] = (base[:event["keep_start"]] + event["insert"]
+                                        + base[len(base) - event["keep_end"]:])
+        except (KeyError, TypeError) as exc:
+            raise DataError(path, "/", f"a whole trace (a message line lacks or misnames {exc})") from None
     return events, texts
 
 
@@ -257,25 +281,18 @@ def trace_spend(path: Path) -> tuple[str | None, Spend, str | None]:
     """The benchmark (None before the episode started), what the steps of one trace file spent, and why the attempt
     was cut off when its trace says (NODE_LOST), else None."""
     benchmark, spend, cause = None, Spend(attempts=1), None
-    with Path(path).open(encoding="utf-8") as fh:
-        for line in fh:
-            if line.startswith('{"type": "message"') or not line.strip():
-                continue
-            try:
-                event = json.loads(line)
-            except json.JSONDecodeError:  # the last line of a trace cut off by a kill may be half-written
-                continue
-            if event["type"] == "start":
-                benchmark = event["benchmark"]
-            elif event["type"] == "step":
-                usage = event["usage"]
-                spend.steps += 1
-                spend.prompt_tokens += usage["prompt_tokens"]
-                spend.completion_tokens += usage["completion_tokens"]
-                spend.cost_usd += usage["cost_usd"]
-                spend.cached_prompt_tokens += usage.get("cached_prompt_tokens", 0)
-                spend.cached_completion_tokens += usage.get("cached_completion_tokens", 0)
-                spend.earlier_run_replies += usage.get("earlier_run_replies", 0)
-            elif event["type"] == "cut_off":
-                cause = event.get("cause")
+    for event in _events(path, cut_ok=True, messages=False):  # a trace cut off by a kill may end half-written
+        if event["type"] == "start":
+            benchmark = event["benchmark"]
+        elif event["type"] == "step":
+            usage = event["usage"]
+            spend.steps += 1
+            spend.prompt_tokens += usage["prompt_tokens"]
+            spend.completion_tokens += usage["completion_tokens"]
+            spend.cost_usd += usage["cost_usd"]
+            spend.cached_prompt_tokens += usage.get("cached_prompt_tokens", 0)
+            spend.cached_completion_tokens += usage.get("cached_completion_tokens", 0)
+            spend.earlier_run_replies += usage.get("earlier_run_replies", 0)
+        elif event["type"] == "cut_off":
+            cause = event.get("cause")
     return benchmark, spend, cause
