@@ -84,7 +84,8 @@ def test_an_endpoint_a_benchmark_section_of_the_folder_sets_is_refused_as_well(
     (out / "config.yaml").write_text(yaml.safe_dump(saved))
     capsys.readouterr()
     assert main(["run", "--resume", str(out), "--no-report"]) == 2
-    assert "counter.model_defaults.api_base=http://alice:<redacted>@127.0.0.1:9/v1" in capsys.readouterr().err
+    err = capsys.readouterr().err  # the counter's settings schema refuses the key before the endpoint check would
+    assert "config.yaml" in err and "counter.model_defaults.api_base" in err and "hunter2" not in err
 
 
 def test_a_resume_without_an_endpoint_in_the_folder_needs_no_trust(tmp_path: Path) -> None:
