@@ -22,7 +22,7 @@ def _parse(argv: list[str]) -> Any:
 @pytest.mark.parametrize("bench", ["asgard", "longact", "vigil"])
 def test_the_ai2thor_backend_without_the_thor_extra_is_refused_before_the_run(
         bench: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    real = extras.installed  # CI installs the thor extra (the player tests need it): take ai2thor away here
+    real = extras.installed  # [dev] holds ai2thor (the player tests need it): take it away here
     monkeypatch.setattr(extras, "installed", lambda module: module != "ai2thor" and real(module))
     out = tmp_path / "r"
     assert main(["run", "--plugins", bench, "--agent", "oracle", "--limit", "1", f"{bench}.env.backend=ai2thor",
