@@ -100,6 +100,7 @@ class TraceWriter:
         self._fh = path.open("w", encoding="utf-8", errors=ENCODE_ERRORS)
         self._stored: set[str] = set()
         self._previous: list[tuple[str, str]] = []  # (hash, canonical text) of the last prompt's messages
+        self._frames: dict[int, tuple[bytes, str]] = {}  # per image index: the last frame written and its file
         self._flush_on: asyncio.AbstractEventLoop | None = None  # the loop a flush of what was written is due on
         _open_writers.add(self)
 
@@ -153,14 +154,20 @@ class TraceWriter:
         return [key for key, _ in current]
 
     def store_images(self, observation: Observation, step: int) -> list[dict[str, Any]]:
-        """Write an observation's in-memory images as PNG files; return their references."""
+        """Write an observation's in-memory images as PNG files; return their references. A frame equal to the
+        previous step's at the same index is not written again: its reference names the earlier file."""
         refs = []
         for i, image in enumerate(observation.images):
             if image.path is None and image.png is not None:
-                rel = Path(frame_path(self.stem, step, i))
-                (self.root / rel).parent.mkdir(parents=True, exist_ok=True)
-                (self.root / rel).write_bytes(image.png)
-                image.path = str(rel)
+                last = self._frames.get(i)
+                if last is not None and last[0] == image.png:
+                    image.path = last[1]
+                else:
+                    rel = Path(frame_path(self.stem, step, i))
+                    (self.root / rel).parent.mkdir(parents=True, exist_ok=True)
+                    (self.root / rel).write_bytes(image.png)
+                    image.path = str(rel)
+                    self._frames[i] = (image.png, image.path)
             refs.append(image.to_json())
         return refs
 
