@@ -31,13 +31,14 @@ def copy_config(cfg: DictConfig) -> DictConfig:
     return mapping_config(OmegaConf.create(OmegaConf.to_container(cfg)), "config copy")
 
 
-def plain(node: object) -> dict[str, Any]:
-    """A config section as a plain dict (interpolations resolved; an absent section is an empty dict)."""
+def plain(node: object, resolve: bool = True) -> dict[str, Any]:
+    """A config section as a plain dict (interpolations resolved unless `resolve` is False; an absent section is an
+    empty dict)."""
     if node is None:
         return {}
     if not isinstance(node, DictConfig):
         raise ConfigError(f"expected a mapping of settings, not {type(node).__name__}")
-    values = OmegaConf.to_container(node, resolve=True)
+    values = OmegaConf.to_container(node, resolve=resolve)
     return {str(key): value for key, value in values.items()} if isinstance(values, dict) else {}
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
-from suite.contract.config import copy_config
+from suite.contract.config import copy_config, plain
 from suite.contract.errors import ConfigError, PluginError
 from suite.contract.records import INFRA_OUTCOMES
 from suite.contract.registry import OVERALL, BenchmarkSpec, ShortcutBaseline
@@ -269,22 +269,16 @@ def plan_benchmark(host: PluginHost, cfg: DictConfig, bench: str, scratch: Path,
     runs: list[Job] = []
     if _with_oracle(host, bench):
         oracle = ShortcutBaseline(ORACLE, "the oracle", agent=ORACLE)
-        runs.append(Job(bench, None, _container(baseline_config(base, oracle)), scratch / bench / ORACLE))
+        runs.append(Job(bench, None, plain(baseline_config(base, oracle), resolve=False), scratch / bench / ORACLE))
     kept = []
     for baseline in baselines:
         run_cfg = baseline_config(base, baseline, spec)
         if _runs_any(host, run_cfg, bench, ids):
             kept.append(baseline)
-            runs.append(Job(bench, baseline, _container(run_cfg), scratch / bench / baseline.name))
+            runs.append(Job(bench, baseline, plain(run_cfg, resolve=False), scratch / bench / baseline.name))
     data = base.get(bench, {}).get("data_dir") if base.get(bench) is not None else None
     return Plan(bench, kept, ids, available, None if limit is None else int(limit), int(base.run.seed), runs,
                 str(data) if data else None)
-
-
-def _container(cfg: DictConfig) -> dict[str, Any]:
-    """The config as plain data a job carries to its worker process (interpolations kept)."""
-    values = OmegaConf.to_container(cfg)
-    return {str(key): value for key, value in values.items()} if isinstance(values, dict) else {}
 
 
 def execute_jobs(host: PluginHost, jobs: list[Job], workers: int = 1) -> list[AuditRun]:
