@@ -21,13 +21,17 @@ class Metric:
     """A headline metric of a benchmark: the per-episode `metrics[name]` averaged over episodes.
 
     With `macro_by`, the mean of the group means instead, episodes grouped by `metrics[macro_by]` (e.g. a mean
-    over datasets, each dataset weighing the same), bootstrapped within the groups."""
+    over datasets, each dataset weighing the same), bootstrapped within the groups.
+
+    `unit` names what a metric that is not a rate counts (e.g. `steps`): the report draws the paired differences of
+    metrics of one unit on one chart (default: percentage points for a rate, else a unit of its own, the label)."""
 
     name: str
     label: str
     percent: bool = True
     higher_is_better: bool = True
     macro_by: str | None = None
+    unit: str | None = None
 
 
 class Cell(str):

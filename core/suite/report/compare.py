@@ -11,6 +11,7 @@ from suite.contract.records import INFRA_OUTCOMES
 from suite.report.stats import MIN_RELIABLE_N, NO_INTERVAL, bootstrap_macro_ci, finite_or_none, task_of
 
 if TYPE_CHECKING:
+    from suite.contract.registry import Metric
     from suite.engine.host import PluginHost
 
 Records = list[dict[str, Any]]
@@ -79,12 +80,18 @@ def compare_rows(host: PluginHost | None, groups: Mapping[RowKey, Mapping[str, R
                 out.append({
                     "baseline": row_id(base_key), "other": row_id(key), "baseline_row": 0, "other_row": index,
                     "benchmark": bench,
-                    "metric": metric.name, "label": metric.label, "percent": metric.percent,
+                    "metric": metric.name, "label": metric.label, "percent": metric.percent, "unit": metric_unit(metric),
                     "pairs": pairs, "unpaired": unpaired, "tasks": units, "small_n": units < MIN_RELIABLE_N,
                     "mean_diff": finite_or_none(mean), "ci_low": finite_or_none(low), "ci_high": finite_or_none(high),
                     "no_interval": NO_INTERVAL if units == 1 else None,
                 })
     return out
+
+
+def metric_unit(metric: Metric) -> str:
+    """What a headline metric's differences are in: percentage points for a rate, else its declared unit (e.g.
+    `steps`), else its label."""
+    return "percentage points" if metric.percent else metric.unit or metric.label
 
 
 def row_id(key: RowKey) -> dict[str, str | None]:

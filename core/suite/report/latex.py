@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from suite.contract.controls import visible
+from suite.report.cells import cell_text
 from suite.report.reference import headline_rows, printed
 from suite.report.terminal import key_columns
 
@@ -157,8 +158,7 @@ def _headline(summary: dict[str, Any], bench: str) -> list[str]:
 
 
 def _detail(bench: str, table: dict[str, Any]) -> list[str]:
-    cells = [["-" if c is None else f"{c:.1f}" if isinstance(c, float) else str(c) for c in row]
-             for row in table["rows"]]
+    cells = [[cell_text(c) for c in row] for row in table["rows"]]
     return _table(f"{bench}: {table['title']}", table["columns"], cells + table.get("reference_rows", []),
                   key_columns(table), len(cells))
 

@@ -12,6 +12,7 @@ from rich.console import Console
 from suite.contract.controls import visible
 from suite.contract.records import OUTCOMES
 from suite.report import escape
+from suite.report.cells import cell_text
 from suite.report.latex import to_latex
 from suite.report.reference import headline_rows, printed
 from suite.report.selection import fixes_note, selection_note
@@ -162,12 +163,6 @@ def _notes(summary: dict[str, Any]) -> list[str]:
     return notes + sorted(set(data), key=data.index)
 
 
-def _cell(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.1f}"
-    return "-" if value is None else str(value)
-
-
 def _grids(summary: dict[str, Any]) -> list[Grid]:
     ci = summary.get("ci", {})
     conf = int(round(summary["confidence"] * 100))
@@ -187,7 +182,7 @@ def _grids(summary: dict[str, Any]) -> list[Grid]:
     for bench, details in summary["details"].items():
         for t in details:
             diffs = t.get("reference_diff") or [[None] * len(r) for r in t["rows"]]
-            rows = [[_cell(c) + (f"\n{_vs_paper(d)}" if d is not None else "") for c, d in zip(r, dr, strict=True)]
+            rows = [[cell_text(c) + (f"\n{_vs_paper(d)}" if d is not None else "") for c, d in zip(r, dr, strict=True)]
                     for r, dr in zip(t["rows"], diffs, strict=True)]
             grids.append(Grid(f"{bench}: {t['title']}", t["columns"], rows + t.get("reference_rows", []),
                               keep=key_columns(t)))

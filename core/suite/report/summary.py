@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from suite.contract.records import INFRA_OUTCOMES, OUTCOMES
 from suite.contract.registry import Cell
+from suite.report.cells import cell_text, in_row_order
 from suite.report.compare import RowKey, compare_rows, metric_value, row_id
 from suite.report.reference import add_reference
 from suite.report.rows import Row, data_identity, place, tag_rows
@@ -133,10 +134,12 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
         })
     notes += _earlier_run_notes(rows) + _node_loss_notes(rows)
     details = {}
+    names = [("-" if row.key[0] == "None" else row.key[0], row.key[1] + _agent_suffix(row)) for row in placed]
     for bench, records in sorted(all_records.items()):
         spec = host.registry.benchmarks.get(bench) if host else None
         if spec and spec.detail_tables:
-            details[bench] = [_detail_json(vars(t)) for t in spec.detail_tables(records)]
+            details[bench] = [_detail_json({**vars(t), "rows": in_row_order(t.columns, t.rows, names)})
+                              for t in spec.detail_tables(records)]
     data_ids = {row.key: {b: d["id"] for b, d in row.data.items()} for row in placed}
     comparisons = compare_rows(host, {row.key: groups[row.key] for row in placed}, data_ids, resamples, confidence,
                                seed)
@@ -186,8 +189,7 @@ def _collect(row: Row, stores: list[RunStore], groups: dict[str, list[dict[str, 
     shared episodes."""
     seen: dict[str, Path] = {}
     shared: dict[tuple[Path, Path], int] = defaultdict(int)
-    # plugins' detail tables group by model and agent: a row's label and data letter go with the agent
-    suffix = (f" ({row.key[2]})" if row.key[2] else "") + (f" [data {row.tag}]" if row.tag else "")
+    suffix = _agent_suffix(row)
     for store in stores:
         for rec in store.records():
             earlier = seen.setdefault(rec["episode_id"], store.root)
@@ -207,9 +209,15 @@ def _collect(row: Row, stores: list[RunStore], groups: dict[str, list[dict[str, 
                     "are counted in one row (give the runs a --label to keep them apart)", count, second, first)
 
 
+def _agent_suffix(row: Row) -> str:
+    """What follows the agent in a plugin's detail rows: plugins' detail tables group by model and agent, so a
+    report row's label and data letter go with the agent."""
+    return (f" ({row.key[2]})" if row.key[2] else "") + (f" [data {row.tag}]" if row.tag else "")
+
+
 def _detail_json(table: dict[str, Any]) -> dict[str, Any]:
     """A plugin's detail table as JSON: `rows` as the tables show them, `values` the same grid with numbers (a cell
-    holding several numbers as an object of them)."""
+    holding several numbers as an object of them), `text` every cell as the tables print it (counts whole)."""
     values = [[c.values if isinstance(c, Cell) else c for c in row] for row in table["rows"]]
     return {**table, "rows": [[str(c) if isinstance(c, Cell) else c for c in row] for row in table["rows"]],
-            "values": values}
+            "values": values, "text": [[cell_text(c) for c in row] for row in table["rows"]]}

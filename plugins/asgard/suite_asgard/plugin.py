@@ -59,7 +59,7 @@ def register(registry: Registry) -> None:
         description="AsgardBench: visually grounded interactive planning with Success/Failure feedback",
         headline=[Metric("success", "SR"), Metric("goal_fraction", "goals"),
                   Metric("undoable_rate", "undoable turns", higher_is_better=False),
-                  Metric("steps", "steps", percent=False, higher_is_better=False)],
+                  Metric("steps", "steps", percent=False, higher_is_better=False, unit="steps")],
         detail_tables=scoring.detail_tables,
         reference=HERE / "reference.json",
         resources={"num_cpus": 1},

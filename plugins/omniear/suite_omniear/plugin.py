@@ -103,7 +103,7 @@ def register(registry: Registry) -> None:
         description="OmniEAR: physical, tool-use and collaboration reasoning in a text world (1-2 agents)",
         headline=[Metric("success", "SR"), Metric("success_single", "SR single"),
                   Metric("success_multi", "SR multi"), Metric("steps", "steps", percent=False,
-                                                              higher_is_better=False)],
+                                                              higher_is_better=False, unit="steps")],
         detail_tables=scoring.detail_tables,
         reference=HERE / "reference.json",
         # on Ray: a step takes microseconds, so an episode mostly waits on the model: one actor per CPU, running up to

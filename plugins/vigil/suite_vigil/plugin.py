@@ -56,7 +56,7 @@ def register(registry: Registry) -> None:
         headline=[Metric("B", "B"), Metric("W", "W"), Metric("delta", "Δ", higher_is_better=False),
                   Metric("FR", "FR", higher_is_better=False), Metric("NR", "NR", higher_is_better=False),
                   Metric("IL", "IL", higher_is_better=False),
-                  Metric("steps", "steps", percent=False, higher_is_better=False)],
+                  Metric("steps", "steps", percent=False, higher_is_better=False, unit="steps")],
         detail_tables=analysis.detail_tables,
         reference=Path(__file__).parent / "reference.json",
         resources={"num_cpus": 1},

@@ -49,6 +49,10 @@
     const k = m.percent ? 100 : 1;
     return interval(m, m.mean, k, "") + (m.paper ? " " + vsPaper(m.paper.diff) : "");
   }
+  function whole(text) {  // a cell that may wrap between `mean (n=K)`, `[low, high]` and `(paper ...)`, never inside
+    const parts = String(text).split(/ (?=[[(])/);
+    return el("span", {}, ...parts.flatMap((p, i) => [i ? " " : null, el("span", {class: "nw"}, p)]));
+  }
   function interval(m, mean, k, sign) {  // `mean [low, high]`, (n=K) when from too few tasks, or why there is none
     const num = (v) => (sign && v >= 0 ? sign : "") + (v * k).toFixed(1);
     if (m.ci_low === null || m.ci_low === undefined) return num(mean) + " (" + (m.no_interval || "no interval") + ")";
@@ -100,7 +104,7 @@
     const columns = ["model", "agent", ...names.map(([, label]) => label), "n", "infra", "tokens", "cost $"];
     const cells = rows.map((r) => {
       const g = r.benchmarks[b];
-      return [r.model || "-", rowName(r).split(" / ").slice(1).join(" / "), ...names.map(([n]) => fmt(g.metrics[n])),
+      return [r.model || "-", rowName(r).split(" / ").slice(1).join(" / "), ...names.map(([n]) => whole(fmt(g.metrics[n]))),
         String(g.episodes) + (g.unfinished ? " (+" + g.unfinished + " unfinished)" : ""), String(g.infra_failures),
         g.tokens.toLocaleString("en-US"), g.cost_usd.toFixed(4)];
     });
@@ -120,8 +124,11 @@
         error_y: {type: "data", symmetric: false, array: ms.map((m) => ok(m) && hasCI(m) ? (m.ci_high - m.mean) * k : null),
           arrayminus: ms.map((m) => ok(m) && hasCI(m) ? (m.mean - m.ci_low) * k : null)}};
     });
-    const top = Math.max(0, ...traces.flatMap((t, i) => t.y.map((y, j) => (y || 0) + (t.error_y.array[j] || 0))));
-    const yaxis = percent ? {range: [0, 100], title: {text: "%"}} : {range: [0, top > 0 ? top * 1.1 : 1], title: {text: "value"}};
+    const top = Math.max(0, ...traces.flatMap((t) => t.y.map((y, j) => (y || 0) + (t.error_y.array[j] || 0))));
+    const bottom = Math.min(0, ...traces.flatMap((t) => t.y.map((y, j) => (y || 0) - (t.error_y.arrayminus[j] || 0))));
+    const span = top - bottom;
+    const yaxis = percent ? {range: [0, 100], title: {text: "%"}}
+      : {range: span > 0 ? [bottom && bottom - span * 0.05, top && top + span * 0.1] : [0, 1], title: {text: "value"}};
     plot(box, traces, {yaxis, barmode: "group", margin: {t: 28, b: 80, l: 48, r: 8}, height: 320,
       title: {text: plotText(b + (percent ? ": rates" : ": counts and scores")), font: {size: 13}},
       legend: {orientation: "h", y: -0.12, yanchor: "top"}, showlegend: true}, "chart-" + (percent ? "rates" : "values"));
@@ -137,7 +144,8 @@
       y: labels, x: rows.map((r) => r.benchmarks[b].outcomes[o] || 0)})),
     {barmode: "stack", height: Math.max(260, 170 + 30 * rows.length), margin: {t: 28, b: 130, l: 8, r: 8},
       title: {text: plotText(b + ": outcomes (episodes)"), font: {size: 13}},
-      yaxis: {automargin: true}, legend: {orientation: "h", y: -0.12, yanchor: "top", font: {size: 10}}}, "chart-outcomes");
+      yaxis: {automargin: true, autorange: "reversed"}, legend: {orientation: "h", y: -0.12, yanchor: "top", font: {size: 10}}},
+    "chart-outcomes");
   }
   function benchmarkSection(root, b) {  // appended first: Plotly sizes a chart by its place on the page
     const rows = summary.rows.filter((r) => r.benchmarks[b]);
@@ -152,7 +160,7 @@
     outcomeChart(charts, b, rows);
     for (const t of (summary.details || {})[b] || []) {
       const diffs = t.reference_diff || [];
-      const cells = t.rows.map((r, i) => r.map((c, j) => (c === null || c === undefined ? "-" : typeof c === "number" ? c.toFixed(1) : c) +
+      const cells = t.rows.map((r, i) => r.map((c, j) => (t.text ? t.text[i][j] : c === null || c === undefined ? "-" : typeof c === "number" ? c.toFixed(1) : c) +
         (diffs[i] && diffs[i][j] !== null && diffs[i][j] !== undefined ? " " + vsPaper(diffs[i][j]) : "")));
       section.append(el("h3", {}, b + ": " + t.title), el("div", {class: "table-wrap"}, table(t.columns, cells.concat(t.reference_rows || []))));
     }
@@ -166,7 +174,7 @@
         Math.round(summary.confidence * 100) + "%"));
     const units = {};
     for (const c of summary.comparisons) {
-      const unit = c.percent ? "percentage points" : c.label;
+      const unit = c.unit || (c.percent ? "percentage points" : c.label);  // step counts share one unit
       (units[unit] = units[unit] || []).push(c);
     }
     const other = (c) => rowName(c.other_row !== undefined ? summary.rows[c.other_row] : c.other);
@@ -188,8 +196,10 @@
           x: shown.map((c) => c.mean_diff * k),
           error_x: {type: "data", symmetric: false, array: shown.map((c) => hasCI(c) ? (c.ci_high - c.mean_diff) * k : null),
             arrayminus: shown.map((c) => hasCI(c) ? (c.mean_diff - c.ci_low) * k : null)}}],
-        {height: Math.max(160, 70 + 26 * shown.length), margin: {l: 8, t: 10, b: 40, r: 8}, yaxis: {automargin: true, autorange: "reversed"},
-          xaxis: {title: {text: plotText("difference (" + unit + ")")}, zeroline: true, zerolinewidth: 2, rangemode: "tozero"}}, "chart-diff");
+        // under its table at full width, as tall as its labels need: labels and ticks level, the axis title whole
+        {height: 90 + 24 * shown.length, margin: {l: 8, t: 10, b: 50, r: 16}, yaxis: {automargin: true, autorange: "reversed"},
+          xaxis: {title: {text: plotText("difference (" + unit + ")")}, automargin: true, tickangle: 0, zeroline: true,
+            zerolinewidth: 2, rangemode: "tozero"}}, "chart-diff");
       }
     }
     const t = table(["model / agent", "benchmark", "metric", "difference [CI]", "n (pairs)", "unpaired"], all, "comparisons");
@@ -301,8 +311,10 @@
     } else if (p.kind === "images") {
       box.append(frames(p.images));
     } else if (p.kind === "curve") {
+      const flat = (p.y || []).every((v) => !v);  // all zero: on 0..1 (docs/report.md), never -1..1
       plot(box, [{type: "scatter", mode: "lines+markers", x: p.x, y: p.y}], {margin: {t: 10, b: 40},
-        xaxis: {title: {text: plotText(p.x_label || "")}}, yaxis: {title: {text: plotText(p.y_label || "")}}});
+        xaxis: {title: {text: plotText(p.x_label || "")}},
+        yaxis: Object.assign({title: {text: plotText(p.y_label || "")}}, flat ? {range: [0, 1]} : {rangemode: "tozero"})});
     } else if (p.kind === "kv") {
       box.append(kvTable(p.items || []));
     } else {
@@ -337,8 +349,9 @@
   function metricsBox(rec) {  // the episode's metrics: headline first, then other numbers, then the rest folded
     const head = metricOrder[rec.benchmark] || [];
     const entries = Object.entries(rec.metrics || {});
-    const shown = (v) => v === null || v === undefined ? "-" : typeof v === "object" ? JSON.stringify(v) : String(v);
-    const groups = [["headline metrics", entries.filter(([k]) => head.includes(k))],
+    const shown = (v) => v === null || v === undefined ? "-" : typeof v === "object" ? JSON.stringify(v) :
+      typeof v === "number" ? String(Math.round(v * 1000) / 1000) : String(v);  // 0.667, not 0.6666666666666666
+    const groups = [["headline metrics", head.filter((k) => k in (rec.metrics || {})).map((k) => [k, rec.metrics[k]])],
       ["other numbers", entries.filter(([k, v]) => !head.includes(k) && (typeof v === "number" || typeof v === "boolean"))],
       ["text, lists and objects", entries.filter(([k, v]) => !head.includes(k) && typeof v !== "number" && typeof v !== "boolean")]];
     const box = el("div", {id: "metrics"}, el("h3", {}, "Metrics (" + entries.length + ")"));
@@ -553,6 +566,26 @@
       showCompare(a, b, Number(params.get("step") || 0));
     } else if (view === "episode") showEpisode(Number(params.get("episode")), Number(params.get("step") || 0));
   }
+  // ---------- printing: every folded section open, every chart redrawn at its width on the paper ----------
+  let unfolded = [];
+  function forPrint(printing) {
+    if (printing && !unfolded.length) {
+      unfolded = [...document.querySelectorAll("#overview details:not([open])")];
+      unfolded.forEach((d) => { d.open = true; });
+    } else if (!printing) {
+      unfolded.forEach((d) => { d.open = false; });
+      unfolded = [];
+    }
+  }
+  function fitCharts(printing) {  // in print media the boxes have their printed size; null hands width back to autosize
+    if (!window.Plotly) return;
+    document.querySelectorAll("#overview .plot").forEach((div) => {
+      if (div.layout) window.Plotly.relayout(div, {width: printing ? div.clientWidth : null});
+    });
+  }
+  window.addEventListener("beforeprint", () => forPrint(true));
+  window.addEventListener("afterprint", () => forPrint(false));
+  window.matchMedia("print").addEventListener("change", (e) => { forPrint(e.matches); fitCharts(e.matches); });
   renderOverview();
   renderBrowser();
   window.addEventListener("hashchange", route);
