@@ -79,8 +79,8 @@ def compare_rows(host: PluginHost | None, groups: Mapping[RowKey, Mapping[str, R
                 units = sum(len(set(v)) for v in tasks.values())
                 out.append({
                     "baseline": row_id(base_key), "other": row_id(key), "baseline_row": 0, "other_row": index,
-                    "benchmark": bench,
-                    "metric": metric.name, "label": metric.label, "percent": metric.percent, "unit": metric_unit(metric),
+                    "benchmark": bench, "unit": metric_unit(metric),
+                    "metric": metric.name, "label": metric.label, "percent": metric.percent,
                     "pairs": pairs, "unpaired": unpaired, "tasks": units, "small_n": units < MIN_RELIABLE_N,
                     "mean_diff": finite_or_none(mean), "ci_low": finite_or_none(low), "ci_high": finite_or_none(high),
                     "no_interval": NO_INTERVAL if units == 1 else None,
