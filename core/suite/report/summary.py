@@ -134,11 +134,11 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
         })
     notes += _earlier_run_notes(rows) + _node_loss_notes(rows)
     details = {}
-    names = [("-" if row.key[0] == "None" else row.key[0], row.key[1] + _agent_suffix(row)) for row in placed]
+    row_names = [("-" if row.key[0] == "None" else row.key[0], row.key[1] + _agent_suffix(row)) for row in placed]
     for bench, records in sorted(all_records.items()):
         spec = host.registry.benchmarks.get(bench) if host else None
         if spec and spec.detail_tables:
-            details[bench] = [_detail_json({**vars(t), "rows": in_row_order(t.columns, t.rows, names)})
+            details[bench] = [_detail_json({**vars(t), "rows": in_row_order(t.columns, t.rows, row_names)})
                               for t in spec.detail_tables(records)]
     data_ids = {row.key: {b: d["id"] for b, d in row.data.items()} for row in placed}
     comparisons = compare_rows(host, {row.key: groups[row.key] for row in placed}, data_ids, resamples, confidence,
