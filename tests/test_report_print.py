@@ -201,7 +201,7 @@ def test_one_order_of_rows_everywhere_and_counts_whole_on_the_page(browser, site
     assert all(re.fullmatch(r"\d+", t) for t in turns)
 
 
-def test_episode_metrics_rounded_and_in_the_plugins_order(browser, site: Path) -> None:
+def test_episode_metrics_rounded_in_the_plugins_order_and_a_zero_curve_on_0_1(browser, site: Path) -> None:
     _open(browser, site.as_uri())
     index = browser.execute_script("return SUITE.index.rows.findIndex(r => r[0] === 'longact' && r[1] !== null)")
     _open(browser, site.as_uri() + f"#episode={index}&step=0")
@@ -213,6 +213,9 @@ def test_episode_metrics_rounded_and_in_the_plugins_order(browser, site: Path) -
     assert head == ["gc_se", "gc", "success", "nav_steps", "manip_steps", "ir"][:len(head)] and len(head) >= 5
     values = browser.execute_script("return [...document.querySelectorAll('#metrics td')].map(c => c.textContent)")
     assert not [v for v in values if re.fullmatch(r"-?\d+\.\d{4,}", v)]
+    # a random agent's checklist score curve is all zero: drawn on 0..1, not -1..1
+    curve = browser.execute_script("return document.querySelector('#settlement .plot')._fullLayout.yaxis.range")
+    assert curve == [0, 1]
 
 
 # ---------- the terminal, Markdown and LaTeX tables ----------

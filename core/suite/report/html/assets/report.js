@@ -192,7 +192,7 @@
       const shown = cs.filter((c) => c.mean_diff !== null);
       if (shown.length) {
         plot(box, [{type: "scatter", mode: "markers", marker: {size: 9},
-          y: shown.map((c) => short(c.benchmark + " " + c.label + ", n=" + c.pairs + ": " + other(c), 60)),
+          y: shown.map((c) => short(c.benchmark + " " + c.label + ", n=" + c.pairs + ": " + other(c), 90)),
           x: shown.map((c) => c.mean_diff * k),
           error_x: {type: "data", symmetric: false, array: shown.map((c) => hasCI(c) ? (c.ci_high - c.mean_diff) * k : null),
             arrayminus: shown.map((c) => hasCI(c) ? (c.mean_diff - c.ci_low) * k : null)}}],
