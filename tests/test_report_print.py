@@ -163,6 +163,8 @@ def test_paired_differences_chart_is_sized_by_its_labels(browser, site: Path) ->
     units = browser.execute_script("return [...document.querySelectorAll('#comparisons-section .unit h3')]"
                                    ".map(h => h.textContent)")
     assert units == ["in percentage points", "in steps", "in IR"]  # LongAct's Nav and Manip are steps
+    sections = browser.execute_script("return [...document.querySelectorAll('section.bench')].map(s => s.id)")
+    assert sections == [f"bench-{b}" for b in PLUGINS.split(",")] + ["comparisons-section"]
     charts = browser.execute_script("""return [...document.querySelectorAll('#comparisons-section .chart-diff')]
       .map(p => {
         const svg = p.querySelector('svg.main-svg').getBoundingClientRect();
@@ -249,3 +251,17 @@ def test_report_json_gives_each_detail_cell_as_printed_and_the_unit_of_each_diff
     units = {c["label"]: c["unit"] for c in report["comparisons"] if c["benchmark"] == "longact"}
     assert units == {"GC-SE": "percentage points", "GC": "percentage points", "SR": "percentage points",
                      "Nav": "steps", "Manip": "steps", "IR": "IR"}
+    assert report["benchmarks"] == PLUGINS.split(",")
+    assert list(dict.fromkeys(c["benchmark"] for c in report["comparisons"])) == PLUGINS.split(",")
+
+
+@pytest.mark.parametrize("fmt", ["table", "md", "latex"])
+def test_benchmarks_in_the_command_lines_order_in_every_format(runs: list[Path], fmt: str,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    text = _report(runs, fmt, capsys)
+    titles = [text.index(f"{b}: ") for b in PLUGINS.split(",")]  # each benchmark's first detail table
+    assert titles == sorted(titles)
+    if fmt != "latex":
+        outcomes = text[text.index("Outcomes"):]
+        first = [outcomes.index(f" {b} ") for b in PLUGINS.split(",")]  # the oracle's outcome lines
+        assert first == sorted(first)

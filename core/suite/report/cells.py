@@ -1,4 +1,5 @@
-"""How every report format writes a detail-table cell, and the order of a detail table's rows: the report's."""
+"""How every report format writes a detail-table cell, and the one order of rows and benchmarks all formats keep:
+the command line's."""
 
 from __future__ import annotations
 
@@ -29,3 +30,16 @@ def in_row_order(columns: Sequence[str], rows: list[list[Any]], names: Sequence[
         return -max(fits)[1] if fits else len(names)
 
     return sorted(rows, key=rank)
+
+
+def bench_order(summary: dict[str, Any]) -> list[str]:
+    """The report's benchmarks in the command line's order (`benchmarks`: the first run's, then those later runs add);
+    those of a report written before the order was recorded by name."""
+    seen = {b for row in summary["rows"] for b in row["benchmarks"]}
+    listed = [b for b in summary.get("benchmarks", []) if b in seen]
+    return listed + sorted(seen - set(listed))
+
+
+def bench_items(summary: dict[str, Any], row: dict[str, Any]) -> list[tuple[str, Any]]:
+    """A report row's benchmark groups in the report's order of benchmarks."""
+    return [(b, row["benchmarks"][b]) for b in bench_order(summary) if b in row["benchmarks"]]

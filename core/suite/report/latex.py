@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any
 
 from suite.contract.controls import visible
-from suite.report.cells import cell_text
+from suite.report.cells import bench_order, cell_text
 from suite.report.reference import headline_rows, printed
 from suite.report.terminal import key_columns
 
@@ -178,7 +178,7 @@ def _comparisons(summary: dict[str, Any]) -> list[str]:
 def to_latex(summary: dict[str, Any]) -> str:
     """The report as LaTeX tables (needs `\\usepackage{booktabs,graphicx}`)."""
     lines = [f"% embodied-suite report; needs \\usepackage{{{','.join(PACKAGES)}}}", ""]
-    for bench in sorted({b for r in summary["rows"] for b in r["benchmarks"]}):
+    for bench in bench_order(summary):
         lines += _headline(summary, bench)
         for table in summary.get("details", {}).get(bench, []):
             lines += _detail(bench, table)

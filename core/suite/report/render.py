@@ -12,7 +12,7 @@ from rich.console import Console
 from suite.contract.controls import visible
 from suite.contract.records import OUTCOMES
 from suite.report import escape
-from suite.report.cells import cell_text
+from suite.report.cells import bench_items, bench_order, cell_text
 from suite.report.latex import to_latex
 from suite.report.reference import headline_rows, printed
 from suite.report.selection import fixes_note, selection_note
@@ -55,7 +55,7 @@ def _agent(row: dict[str, Any]) -> str:
 
 
 def _headline_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    benches = sorted({b for row in summary["rows"] for b in row["benchmarks"]})
+    benches = bench_order(summary)
     columns = ["model", "agent"]
     metric_names: dict[str, list[tuple[str, str]]] = {}
     for bench in benches:
@@ -98,7 +98,7 @@ def _outcome_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     columns = ["model", "agent", "benchmark", *OUTCOMES]
     rows = []
     for row in summary["rows"]:
-        for bench, group in sorted(row["benchmarks"].items()):
+        for bench, group in bench_items(summary, row):
             rows.append([row["model"] or "-", _agent(row), bench, *(str(group["outcomes"][o]) for o in OUTCOMES)])
     return columns, rows
 
@@ -108,7 +108,7 @@ def _node_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     columns = ["model", "agent", "benchmark", "node", "episodes", "outcomes", "GPUs"]
     rows = []
     for row in summary["rows"]:
-        for bench, group in sorted(row["benchmarks"].items()):
+        for bench, group in bench_items(summary, row):
             for node, seen in sorted(group.get("nodes", {}).items()):
                 outcomes = ", ".join(f"{o} {n}" for o, n in sorted(seen["outcomes"].items()))
                 rows.append([row["model"] or "-", _agent(row), bench, node, str(seen["episodes"]), outcomes,
@@ -143,7 +143,7 @@ def _notes(summary: dict[str, Any]) -> list[str]:
                      "task count once): a bootstrap of so few is too narrow to trust, and a zero-width one only means "
                      "that the K tasks agreed within each stratum")
     for row in summary["rows"]:
-        for bench, group in sorted(row["benchmarks"].items()):
+        for bench, group in bench_items(summary, row):
             if group.get("truncated_steps"):
                 share = f"{100 * group['truncated_share']:.0f}% of steps ({group['truncated_steps']}/{group['steps']})"
                 notes.append(f"TRUNCATED replies: {row['model'] or row['agent']} / {bench}: {share} cut at the token "
@@ -242,7 +242,7 @@ def csv_records(summary: dict[str, Any]) -> list[dict[str, Any]]:
     ci = summary.get("ci", {})
     out = []
     for row in summary["rows"]:
-        for bench, group in sorted(row["benchmarks"].items()):
+        for bench, group in bench_items(summary, row):
             data = row.get("data", {}).get(bench, {})
             base = {"model": row["model"], "agent": row["agent"], "label": row.get("label"),
                     "data_tag": row.get("data_tag"), "benchmark": bench, "data_kind": data.get("kind"),

@@ -107,9 +107,11 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
     placed: list[Row] = []
     members: dict[RowKey, list[RunStore]] = defaultdict(list)
     run_index: dict[RowKey, list[int]] = defaultdict(list)
+    listed: list[str] = []  # the benchmarks in the command line's order, run after run
     for run_dir in distinct_runs(run_dirs):
         store = RunStore(run_dir)
         meta = store.meta()
+        listed += [b for b in meta.get("benchmarks", []) if b not in listed]
         data = {b: data_identity(d) for b, d in meta.get("data", {}).items()}
         row = place(placed, (str(meta.get("model")), str(meta.get("agent")), str(meta.get("label") or "")), data)
         members[row.key].append(store)
@@ -122,10 +124,12 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
     all_records: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in placed:
         _collect(row, members[row.key], groups[row.key], unfinished[row.key], spend[row.key], all_records)
+    seen = {b for row in placed for b in [*groups[row.key], *unfinished[row.key]]}
+    order = [b for b in listed if b in seen] + sorted(seen - set(listed))
     rows = []
     for row in placed:
         benches = groups[row.key]
-        names = sorted(set(benches) | set(unfinished[row.key]))
+        names = sorted(set(benches) | set(unfinished[row.key]), key=order.index)
         rows.append({
             **row_id(row.key), "data": {b: row.data[b] for b in sorted(row.data)}, "data_tag": row.tag,
             "runs": run_index[row.key],
@@ -135,7 +139,7 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
     notes += _earlier_run_notes(rows) + _node_loss_notes(rows)
     details = {}
     row_names = [("-" if row.key[0] == "None" else row.key[0], row.key[1] + _agent_suffix(row)) for row in placed]
-    for bench, records in sorted(all_records.items()):
+    for bench, records in sorted(all_records.items(), key=lambda item: order.index(item[0])):
         spec = host.registry.benchmarks.get(bench) if host else None
         if spec and spec.detail_tables:
             details[bench] = [_detail_json({**vars(t), "rows": in_row_order(t.columns, t.rows, row_names)})
@@ -143,10 +147,12 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
     data_ids = {row.key: {b: d["id"] for b, d in row.data.items()} for row in placed}
     comparisons = compare_rows(host, {row.key: groups[row.key] for row in placed}, data_ids, resamples, confidence,
                                seed)
+    comparisons.sort(key=lambda c: (c["other_row"], order.index(c["benchmark"])))  # a metric's order kept
     summary = {"format": REPORT_FORMAT, "confidence": confidence, "outcomes": list(OUTCOMES),
                "ci": {"method": CI_METHOD, "resamples": resamples, "confidence": confidence, "seed": seed,
                       "min_reliable_n": MIN_RELIABLE_N},
-               "runs": runs, "rows": rows, "details": details, "comparisons": comparisons, "notes": notes}
+               "benchmarks": order, "runs": runs, "rows": rows, "details": details, "comparisons": comparisons,
+               "notes": notes}
     if reference:
         add_reference(host, summary)
     return summary

@@ -76,7 +76,11 @@
     if (pending) pending.push(draw); else draw();
     return div;
   }
-  const benches = [...new Set(summary.rows.flatMap((r) => Object.keys(r.benchmarks)))].sort();
+  // the benchmarks in the command line's order (`summary.benchmarks`; by name in a report made before it was kept)
+  const seenBenches = new Set(summary.rows.flatMap((r) => Object.keys(r.benchmarks)));
+  const benches = (summary.benchmarks || []).filter((b) => seenBenches.has(b));
+  benches.push(...[...seenBenches].filter((b) => !benches.includes(b)).sort());
+  const benchesOf = (r) => benches.filter((b) => b in r.benchmarks);
   // each benchmark's headline metrics in its plugin's order (the summary's objects are written with sorted keys)
   const metricOrder = index.metric_order || {};
   const OUTCOME_COLORS = {success: "#2e7d32", agent_failure: "#c62828", parse_failure: "#ef6c00",
@@ -218,9 +222,9 @@
     for (const b of benches) benchmarkSection(root, b);
     const outcomes = el("details", {class: "outcome-table"}, el("summary", {}, "Outcomes (failure taxonomy) as a table"),
       table(["model / agent", "benchmark", ...OUTCOMES],
-        summary.rows.flatMap((r) => Object.keys(r.benchmarks).sort().map((b) => [rowName(r), b, ...OUTCOMES.map((o) => String(r.benchmarks[b].outcomes[o]))])), "outcomes"));
+        summary.rows.flatMap((r) => benchesOf(r).map((b) => [rowName(r), b, ...OUTCOMES.map((o) => String(r.benchmarks[b].outcomes[o]))])), "outcomes"));
     root.append(outcomes);
-    const placed = summary.rows.flatMap((r) => Object.keys(r.benchmarks).sort().flatMap((b) =>
+    const placed = summary.rows.flatMap((r) => benchesOf(r).flatMap((b) =>
       Object.keys(r.benchmarks[b].nodes || {}).sort().map((node) => {
         const seen = r.benchmarks[b].nodes[node];
         return [rowName(r), b, node, String(seen.episodes),
