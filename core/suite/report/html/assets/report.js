@@ -28,11 +28,14 @@
   }
   function table(columns, rows, id) {
     const t = el("table", id ? {id: id} : {});
-    t.append(el("thead", {}, el("tr", {}, ...columns.map((c) => el("th", {}, c)))));
+    t.append(el("thead", {}, el("tr", {}, ...columns.map((c) => el("th", {}, ...breakable(c))))));
     const body = el("tbody");
     for (const r of rows) body.append(el("tr", {}, ...r.map((c) => c instanceof Node ? el("td", {}, c) : el("td", {}, c === null || c === undefined ? "-" : c))));
     t.append(body);
     return t;
+  }
+  function breakable(text) {  // a header may wrap after `_` or `/` too (fry_potato_slice), never inside a word
+    return String(text).split(/(?<=[_/])/).flatMap((part, i) => i ? [el("wbr"), part] : [part]);
   }
   function rowName(row) {
     let name = (row.model || "-") + " / " + row.agent;
