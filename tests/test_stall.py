@@ -15,7 +15,9 @@ from omegaconf import OmegaConf
 from suite.cli.main import main
 from suite.contract.records import Action, Observation, Settlement, StepRecord, StepResult, Task
 from suite.contract.schemas import validate
+from suite.engine import runner
 from suite.engine.agents import Agent, AgentTurn
+from suite.engine.host import build_host, default_config
 from suite.engine.loop import TraceSink, run_episode
 from suite.engine.outcomes import stalled_outcome
 from suite.engine.runner import FileSink
@@ -27,6 +29,7 @@ from suite.models import pricing
 from suite.models.client import ModelClient
 from suite.store.run_folder import RunStore
 from suite.store.traces import TRACE_SCHEMA, TraceWriter, read_lines
+from suite.validity.auditor import plan_benchmark
 
 TASK = Task("probe", "t1", {}, max_steps=12)
 
@@ -231,3 +234,11 @@ def test_the_run_settings_have_documented_defaults() -> None:
     defaults = json.loads(json.dumps(OmegaConf.to_container(OmegaConf.load(
         Path(__file__).parents[1] / "configs" / "default.yaml"))))["run"]
     assert (defaults["repeat_warning"], defaults["stall_limit"], defaults["cost_warning_usd"]) == (50, None, 10)
+
+
+def test_an_audits_baselines_repeat_failed_actions_without_a_warning_per_episode(tmp_path: Path) -> None:
+    host = build_host()
+    cfg = default_config(sorted(host.registry.benchmarks))
+    runner.resolve_data(host, cfg, ["counter"])
+    plan = plan_benchmark(host, cfg, "counter", tmp_path)
+    assert plan.jobs and all(job.cfg["run"]["repeat_warning"] == 0 for job in plan.jobs)
