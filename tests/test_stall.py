@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import pickle
+import queue
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ import pytest
 from omegaconf import OmegaConf
 from suite.cli.main import main
 from suite.contract.records import Action, Observation, Settlement, StepRecord, StepResult, Task
+from suite.contract.registry import BenchmarkSpec
 from suite.contract.schemas import validate
 from suite.engine import runner
 from suite.engine.agents import Agent, AgentTurn
@@ -23,7 +26,7 @@ from suite.engine.outcomes import stalled_outcome
 from suite.engine.runner import FileSink
 from suite.engine.stall import StallRule, protocol_note, stall_rule
 from suite.executors.ray_attempt import TraceReplay
-from suite.executors.ray_worker import EpisodeEnd
+from suite.executors.ray_worker import EpisodeEnd, QueueSink, SimulatorCalls, run_streamed
 from suite.launch.estimate import cost_warning, estimate
 from suite.models import pricing
 from suite.models.client import ModelClient
@@ -242,3 +245,18 @@ def test_an_audits_baselines_repeat_failed_actions_without_a_warning_per_episode
     runner.resolve_data(host, cfg, ["counter"])
     plan = plan_benchmark(host, cfg, "counter", tmp_path)
     assert plan.jobs and all(job.cfg["run"]["repeat_warning"] == 0 for job in plan.jobs)
+
+
+def test_a_ray_worker_applies_the_benchmarks_declared_stall_limit_and_streams_its_warning() -> None:
+    host = Host(Blocked())
+    host.benchmark = lambda name: BenchmarkSpec(name, "", (), stall_limit=4)  # type: ignore[attr-defined]
+    events: queue.Queue[bytes | None] = queue.Queue()
+    cfg = OmegaConf.create({"run": {"episode_timeout_s": None, "repeat_warning": 2, "stall_limit": None}})
+    asyncio.run(run_streamed(host, cfg, lambda bench: Replies("ahead"), TASK, QueueSink(events, TASK),
+                             SimulatorCalls()))
+    sent = [pickle.loads(e) for e in iter(events.get, None)]
+    assert [e[1] for e in sent if e[0] == "warning"] == [
+        "probe/t1: the same failed action 2 times in a row (ahead): the agent makes no progress; it ends as stalled "
+        "at 4"]
+    end = sent[-1][1]
+    assert (end.end_reason, end.settlement.outcome) == ("stalled", "agent_failure")
