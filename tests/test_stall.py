@@ -260,3 +260,23 @@ def test_a_ray_worker_applies_the_benchmarks_declared_stall_limit_and_streams_it
         "at 4"]
     end = sent[-1][1]
     assert (end.end_reason, end.settlement.outcome) == ("stalled", "agent_failure")
+
+
+@pytest.mark.parametrize(("bench", "refused", "works"), [
+    ("omniear", "Agent_1_Action: GOTO nowhere", "Agent_1_Action: EXPLORE"),
+    ("asgard", "<answer>Action: PICKUP Fridge</answer>", None),
+    ("vigil", "not json at all", None),
+    ("longact", '{"action": "Pick", "object": "nothing"}', '{"action": "RotateLeft"}'),
+])
+def test_each_benchmark_marks_a_refused_action_failed(bench: str, refused: str, works: str | None) -> None:
+    host = build_host()
+    cfg = default_config([bench])
+    runner.resolve_data(host, cfg, [bench])
+    task = next(iter(host.call("load_tasks", bench, config=cfg[bench])))
+    env = host.call("make_env", bench, task=task, config=cfg[bench])
+    env.reset()
+    for reply, failed in ((refused, True), (works, False)):
+        if reply is not None:
+            action = host.call("parse_action", bench, task=task, reply=reply)
+            assert env.step(action.value).failed is failed, reply
+    env.close()
