@@ -78,6 +78,9 @@ class StepResult:
     feedback: str = ""
     done: bool = False
     info: dict[str, Any] = field(default_factory=dict)
+    #: the environment refused the action or it changed nothing (a blocked move, an invalid object): the same
+    #: failed action repeated is what `run.repeat_warning` and a stall limit count (an unparsable reply is one too)
+    failed: bool = False
 
 
 @dataclass
@@ -178,6 +181,7 @@ class Trajectory:
     steps: list[StepRecord] = field(default_factory=list)
     end_reason: str = "running"
     error: str | None = None
+    warnings: list[str] = field(default_factory=list)  # told to the user while it ran (a repeated failed action)
 
     @property
     def actions(self) -> list[Action]:
@@ -227,12 +231,14 @@ class EpisodeRecord:
     cached_completion_tokens: int = 0
     earlier_run_replies: int = 0  # replies served from the cache that an earlier run stored (`--cache`)
     placement: dict[str, Any] | None = None  # where a Ray executor ran it: node address and id, GPU ids if any
+    warnings: list[str] = field(default_factory=list)  # told to the user while it ran (a repeated failed action)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form stored in the run database (`placement` only when known)."""
+        """The JSON form stored in the run database (`placement` and `warnings` only when there are any)."""
         data = asdict(self)
-        if data["placement"] is None:
-            del data["placement"]
+        for name in ("placement", "warnings"):
+            if not data[name]:
+                del data[name]
         return data
 
 

@@ -204,6 +204,10 @@ class BenchmarkSpec:
     #: how many times in all the `direct` agent asks the model for one step while its reply is empty (''): a
     #: harness that re-asks an empty reply before scoring the turn (AsgardBench's asks 3 times) sets it above 1
     empty_reply_attempts: int = 1
+    #: where the benchmark's protocol itself ends an episode that makes no progress: the episode ends as `stalled`
+    #: (the agent's failure) after this many identical failed actions in a row (`StepResult.failed`); None: its
+    #: protocol has no such rule (`run.stall_limit` then sets one for a run that is not the paper's protocol)
+    stall_limit: int | None = None
     #: the reply of a policy that does nothing: stop, report done or answer at once (or, where the benchmark has
     #: no such action, a reply that changes nothing); the generic `stop-at-once` baseline answers it every step
     stop_reply: Callable[[Task, Observation], str] | None = None

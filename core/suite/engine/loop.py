@@ -24,6 +24,8 @@ from suite.contract.records import (
     prompt_hash,
 )
 from suite.engine.agents import Agent
+from suite.engine.outcomes import STALLED, stalled_outcome
+from suite.engine.stall import StallRule, StallWatch
 
 #: Where a blocking call (simulator step, settle) runs: `offload(fn, *args, **kwargs)` returns an awaitable of
 #: its result; the local executor uses a worker thread (`asyncio.to_thread`), or `inline` for a benchmark that
@@ -61,6 +63,9 @@ class TraceSink:
 
     def step(self, record: StepRecord, observation: Observation) -> None:
         """A step finished."""
+
+    def warn(self, message: str) -> None:
+        """Something the user should know while the episode runs (already in the trajectory's `warnings`)."""
 
     def end(self, result: EpisodeResult) -> None:
         """The episode was settled."""
@@ -131,8 +136,10 @@ async def run_episode(
     sink: TraceSink,
     timeout_s: float | None = None,
     offload: Offload = asyncio.to_thread,
+    stall: StallRule | None = None,
 ) -> EpisodeResult:
-    """Run one episode to its end and settle it; infra failures end it with their own reason.
+    """Run one episode to its end and settle it; infra failures end it with their own reason, and `stall` (when
+    given) warns about, or ends as `stalled`, an episode that repeats the same failed action.
 
     `BudgetExceeded` propagates: the episode is left unfinished so that `--resume` can run it later.
     """
@@ -140,6 +147,7 @@ async def run_episode(
     deadline = started + timeout_s if timeout_s else None
     bench = task.benchmark
     traj = Trajectory(task=task)
+    watch = StallWatch(stall, task.key) if stall else None
     env = None
     try:
         env = await _blocking(offload, host.call, "make_env", bench, task=task, config=config, deadline=deadline)
@@ -156,7 +164,7 @@ async def run_episode(
             if turn.action.ok:
                 result: StepResult = await _blocking(offload, env.step, turn.action.value, deadline=deadline)
             else:
-                result = StepResult(observation=obs, feedback=f"parse failure: {turn.action.parse_error}")
+                result = StepResult(observation=obs, feedback=f"parse failure: {turn.action.parse_error}", failed=True)
             t2 = time.monotonic()
             prompt, texts = turn.prompt, message_texts(turn.prompt) if turn.prompt else None
             stored = _strip_images(prompt) if prompt else None
@@ -181,6 +189,8 @@ async def run_episode(
             sink.step(record, obs)
             if result.done:
                 traj.end_reason = "done"
+                break
+            if watch is not None and _stalled(watch, record, result.failed, traj, sink):
                 break
             if deadline is not None and time.monotonic() > deadline:
                 raise EpisodeTimeout
@@ -211,6 +221,17 @@ async def run_episode(
     return episode
 
 
+def _stalled(watch: StallWatch, record: StepRecord, failed: bool, traj: Trajectory, sink: TraceSink) -> bool:
+    """Count a step that did not end the episode against the stall rule: warn once, and end a stalled episode."""
+    warning = watch.observe(record, failed)
+    if warning:
+        traj.warnings.append(warning)
+        sink.warn(warning)
+    if watch.stalled:
+        traj.end_reason, traj.error = STALLED, watch.reason
+    return watch.stalled
+
+
 async def _settle(host: Any, task: Task, traj: Trajectory, env: Any, offload: Offload) -> Settlement:
     if env is None:
         return Settlement(outcome=traj.end_reason, failure_reason=traj.error)
@@ -226,6 +247,9 @@ async def _settle(host: Any, task: Task, traj: Trajectory, env: Any, offload: Of
     if traj.end_reason in INFRA_OUTCOMES and settlement.outcome != "success":
         settlement.outcome = traj.end_reason
         settlement.failure_reason = traj.error
+    elif traj.end_reason == STALLED and settlement.outcome != "success":
+        settlement.outcome = stalled_outcome(settlement.outcome)
+        settlement.failure_reason = "; ".join(r for r in (traj.error, settlement.failure_reason) if r)
     notes = [s.note for s in traj.steps if s.note]
     if notes and settlement.outcome != "success":
         settlement.failure_reason = f"{settlement.failure_reason}; agent: {notes[-1]}"

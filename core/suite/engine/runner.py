@@ -6,6 +6,7 @@ import asyncio
 import platform
 import random
 import subprocess
+import warnings
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import asdict, dataclass, field, replace
@@ -28,6 +29,7 @@ from suite.engine.failfast import FirstFailures
 from suite.engine.host import PluginHost
 from suite.engine.loop import EpisodeResult, Offload, TraceSink, inline, run_episode
 from suite.engine.progress import RunProgress
+from suite.engine.stall import StallRule, stall_rule
 from suite.report.results_file import ResultsFile
 from suite.store.infra import is_infra
 from suite.store.run_folder import CONFIG_NAME, DB_NAME, RunStore
@@ -38,10 +40,11 @@ if TYPE_CHECKING:
 
 
 class FileSink(TraceSink):
-    """Writes an episode's events to its trace file as they happen."""
+    """Writes an episode's events to its trace file as they happen, and hands its warnings to `notify`."""
 
-    def __init__(self, writer: TraceWriter) -> None:
+    def __init__(self, writer: TraceWriter, notify: Callable[[str], None] | None = None) -> None:
         self.writer = writer
+        self.notify = notify
 
     def start(self, task: Task, observation: Observation) -> None:
         """Write the episode header and the first observation."""
@@ -59,13 +62,19 @@ class FileSink(TraceSink):
         data["observation"] = observation.text
         self.writer.write_step(data, record.prompt_texts)
 
+    def warn(self, message: str) -> None:
+        """Tell the user now (the trace's end line keeps it)."""
+        if self.notify is not None:
+            self.notify(message)
+
     def end(self, result: EpisodeResult) -> None:
-        """Write the settlement and close the file."""
+        """Write the settlement (and the episode's warnings, if any) and close the file."""
         traj = result.trajectory
-        self.writer.write({
-            "type": "end", "end_reason": traj.end_reason, "error": traj.error,
-            "settlement": asdict(result.settlement), "duration_s": result.duration_s,
-        })
+        end: dict[str, Any] = {"type": "end", "end_reason": traj.end_reason, "error": traj.error,
+                               "settlement": asdict(result.settlement), "duration_s": result.duration_s}
+        if traj.warnings:
+            end["warnings"] = traj.warnings
+        self.writer.write(end)
         self.writer.close()
 
 
@@ -106,6 +115,22 @@ class RunSession:
         worker thread."""
         return inline if self.host.benchmark(benchmark).inline_env else asyncio.to_thread
 
+    def stall_rule(self, benchmark: str) -> StallRule:
+        """When `benchmark`'s episodes that repeat a failed action are warned about and ended (suite.engine.stall)."""
+        return stall_rule(self.cfg.run, self.host.benchmark(benchmark).stall_limit)
+
+    def sink(self, task: Task) -> FileSink:
+        """A fresh trace file for `task`, its warnings shown to the user."""
+        return FileSink(self.store.open_trace(task.key), self.warn)
+
+    def warn(self, message: str) -> None:
+        """Tell the user about an episode while the run goes on: above the progress display, else as a Python
+        warning (a run without one, as the API's)."""
+        if self.progress is not None:
+            self.progress.note(f"warning: {message}")
+        else:
+            warnings.warn(message, stacklevel=2)
+
     def record(self, task: Task, result: EpisodeResult, placement: dict[str, Any] | None = None) -> EpisodeRecord:
         """Turn a finished episode into its stored record (shared by every executor; `placement`: where it ran)."""
         traj, settle = result.trajectory, result.settlement
@@ -135,6 +160,7 @@ class RunSession:
             trace=str(self.store.trace_path(task.key).relative_to(self.store.root)),
             data_source=self.data_labels.get(task.benchmark, "unknown"),
             placement=placement,
+            warnings=list(traj.warnings),
         )
 
     def complete(self, task: Task, result: EpisodeResult, placement: dict[str, Any] | None = None) -> EpisodeRecord:
@@ -159,11 +185,12 @@ class RunSession:
         """Run one episode in this process, tracing to the run folder as it goes."""
         self.store.mark_running(task.key)
         self.in_flight.add(task.key)
-        sink = FileSink(self.store.open_trace(task.key))
+        sink = self.sink(task)
         try:
             result = await run_episode(
                 self.host, task, self.make_agent(task.benchmark), self.bench_config(task.benchmark), sink,
                 timeout_s=self.cfg.run.episode_timeout_s, offload=self.offload(task.benchmark),
+                stall=self.stall_rule(task.benchmark),
             )
         except (BudgetExceeded, asyncio.CancelledError) as exc:  # unfinished: `--resume` runs it again
             sink.writer.close()

@@ -14,7 +14,6 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from suite.contract.config import plain
 from suite.contract.records import Task
-from suite.engine.runner import FileSink
 from suite.executors.ray_attempt import ACTOR_FAULTS, TraceReplay, run_attempt
 from suite.executors.ray_cluster import Pool, Worker, capacity, connected, forwarded_env, live_nodes, plan
 from suite.executors.ray_models import (
@@ -355,7 +354,7 @@ class Fleet:
                     pool.tasks.appendleft(task)
                     return None
                 store.mark_running(task.key)
-                replay = TraceReplay(task, FileSink(store.open_trace(task.key)))
+                replay = TraceReplay(task, session.sink(task))
                 attempt = await run_attempt(worker.actor, task, replay, self.step_timeout_s)
                 if attempt.kind == "finished" and attempt.result is not None:
                     session.complete(task, attempt.result, worker.where)

@@ -53,6 +53,9 @@ class TraceReplay:
         elif kind == "step":
             self.trajectory.steps.append(event[1])
             self.sink.step(event[1], event[2])
+        elif kind == "warning":
+            self.trajectory.warnings.append(event[1])
+            self.sink.warn(event[1])
         elif kind == "end":
             end: EpisodeEnd = event[1]
             self.trajectory.end_reason, self.trajectory.error = end.end_reason, end.error

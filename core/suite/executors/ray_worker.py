@@ -21,13 +21,14 @@ from suite.contract.records import Observation, Settlement, StepRecord, Task
 from suite.engine.agents import Agent, AgentContext
 from suite.engine.host import build_host
 from suite.engine.loop import TraceSink, run_episode
+from suite.engine.stall import stall_rule
 from suite.executors.ray_models import SharedLedger, attach, register_scripts, use_node_calls
 from suite.models import Script
 from suite.models.event_loops import loop_in_thread
 from suite.store.run_folder import safe_name
 from suite.store.traces import frame_path
 
-#: Events, each pickled when it happens: ("start", observation), ("step", record, observation),
+#: Events, each pickled when it happens: ("start", observation), ("step", record, observation), ("warning", message),
 #: ("end", EpisodeEnd), ("budget",) when the cost budget stopped the episode, ("raise", exception).
 Event = tuple[Any, ...]
 #: How long the worker gathers events into one message (fast steps travel in batches, slow ones alone).
@@ -124,6 +125,10 @@ class QueueSink(TraceSink):
         self.put("step", record, observation)
         self.sent(observation, record.index + 1)
 
+    def warn(self, message: str) -> None:
+        """Something the driver tells the user now."""
+        self.put("warning", message)
+
 
 def portable(exc: BaseException) -> BaseException:
     """`exc` if it survives pickling, else a SuiteError carrying its type and message."""
@@ -140,7 +145,8 @@ async def run_streamed(host: Any, cfg: DictConfig, make_agent: Callable[[str], A
     try:
         agent = make_agent(task.benchmark)
         result = await run_episode(host, task, agent, cfg.get(task.benchmark) or OmegaConf.create({}), sink,
-                                   timeout_s=cfg.run.episode_timeout_s, offload=calls.offload(task.key))
+                                   timeout_s=cfg.run.episode_timeout_s, offload=calls.offload(task.key),
+                                   stall=stall_rule(cfg.run, host.benchmark(task.benchmark).stall_limit))
         traj = result.trajectory
         sink.put("end", EpisodeEnd(traj.end_reason, traj.error, result.settlement, result.duration_s,
                                    calls.busy_s(task.key) is not None))

@@ -24,6 +24,7 @@ from suite.engine import runner
 from suite.engine.failfast import FirstFailures
 from suite.engine.host import PluginHost
 from suite.engine.progress import RunProgress
+from suite.engine.stall import protocol_note
 from suite.launch.compose import (
     RUN_FLAGS,
     Options,
@@ -36,6 +37,7 @@ from suite.launch.compose import (
     split_names,
 )
 from suite.launch.consoles import err_console
+from suite.launch.estimate import cost_warning
 from suite.launch.folder_trust import check_endpoint, from_folder
 from suite.models.event_loops import run_to_completion
 from suite.report.results_file import ResultsFile
@@ -114,6 +116,14 @@ def _check_vision(cfg: DictConfig, host: PluginHost, benchmarks: list[str]) -> N
     check_images(str(cfg.run.model), vision, needs)
 
 
+def _warn_before(cfg: DictConfig, host: PluginHost, benchmarks: list[str], model: Any, tasks: list[Task]) -> None:
+    """Before the episodes start: a stall limit that is not a benchmark's protocol, and a large uncapped cost."""
+    notes = [protocol_note(cfg.run, b, host.benchmark(b).stall_limit) for b in benchmarks]
+    for note in [*(f"warning: {n}" for n in notes if n), cost_warning(cfg.run, model, tasks)]:
+        if note:
+            err_console.print(note, highlight=False, markup=False, soft_wrap=True)
+
+
 def start_session(
     host: PluginHost, cfg: DictConfig, out: str | None, model: Any = None
 ) -> tuple[runner.RunSession, list]:
@@ -128,6 +138,7 @@ def start_session(
     choices = runner.resolve_data(host, cfg, benchmarks)
     tasks, selection = runner.plan_tasks(host, cfg, benchmarks)
     runner.check_tasks(host, cfg, tasks)
+    _warn_before(cfg, host, benchmarks, model, tasks)
     meta = runner.run_metadata(host, cfg, benchmarks, choices)
 
     def fill(store: RunStore, root: Path) -> None:
@@ -202,6 +213,7 @@ def _reopened(host: PluginHost, root: Path, store: RunStore, options: Options) -
         raise SuiteError(f"{len(missing)} unfinished episodes of {root} are no longer in the data, e.g. {min(missing)}")
     cache_scope = meta.get("cache_scope") or uuid.uuid4().hex  # a run made before scopes: its own from now on
     model = _model_client(cfg, host, benchmarks, cache_scope)
+    _warn_before(cfg, host, benchmarks, model, tasks)
     store.set_meta(status="running", resumed_at=time.time(), cache_scope=cache_scope)
     info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)
     labels = {b: f"{d['kind']}:{d['path']}" for b, d in meta.get("data", {}).items()}
@@ -211,7 +223,8 @@ def _reopened(host: PluginHost, root: Path, store: RunStore, options: Options) -
 
 #: What a resumed run may change: how it runs, never what it measures (the saved config says that). Model params
 #: only where the model is reached (endpoint, credentials, timeout), not how it answers.
-RESUMABLE_KEYS = ("run.concurrency", "run.max_cost", "run.executor", "run.episode_timeout_s", "run.out", "ray.",
+RESUMABLE_KEYS = ("run.concurrency", "run.max_cost", "run.executor", "run.episode_timeout_s", "run.out",
+                  "run.repeat_warning", "run.cost_warning_usd", "ray.",
                   "report.", "model.cache", "model.call_workers", "model.retries", "model.backoff_", "model.rpm",
                   "model.tpm", "model.price_per_mtok", "model.params.api_base", "model.params.base_url",
                   "model.params.api_key", "model.params.api_version", "model.params.timeout",

@@ -12,7 +12,7 @@ from suite.models.call_result import CallResult, Pricing, call_litellm
 from suite.models.ledger import CostLedger, Ledger
 from suite.models.limiter import Limiter, RateLimiter
 from suite.models.litellm_setup import load_litellm
-from suite.models.pricing import TokenPrice
+from suite.models.pricing import TokenPrice, token_cost
 from suite.models.redact import is_key_variable, known_secrets, mask
 from suite.models.reply import ModelReply
 from suite.models.retry import RetryPolicy, is_model_failure, model_error
@@ -92,6 +92,10 @@ class ModelClient:
     def max_tokens(self) -> int | None:
         """The reply cap sent with every request (None: the provider's)."""
         return self._max_tokens or None
+
+    def estimate_cost(self, prompt_tokens: int, completion_tokens: int) -> float | None:
+        """What that many tokens would cost this model in USD (0 for a scripted model; None: no known price)."""
+        return token_cost(self.model, prompt_tokens, completion_tokens, self.price, self._free)
 
     @property
     def provider(self) -> str:

@@ -31,6 +31,24 @@ def in_cost_map(model: str) -> bool:
     return info.get("input_cost_per_token") is not None
 
 
+def token_cost(model: str, prompt_tokens: int, completion_tokens: int, price: TokenPrice | None,
+               free: bool) -> float | None:
+    """What that many tokens of `model` would cost in USD: a fixed price, nothing for a free model, litellm's cost
+    map, or None where no price is known."""
+    if price is not None:
+        return price.cost(prompt_tokens, completion_tokens)
+    if free:
+        return 0.0
+    if not in_cost_map(model):
+        return None
+    try:
+        prompt_usd, completion_usd = load_litellm().cost_per_token(
+            model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+    except Exception:  # a model litellm maps but cannot price by tokens
+        return None
+    return float(prompt_usd) + float(completion_usd)
+
+
 def reply_cost(
     model: str,
     response: Any,

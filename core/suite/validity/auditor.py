@@ -260,6 +260,7 @@ def plan_benchmark(host: PluginHost, cfg: DictConfig, bench: str, scratch: Path,
         raise ConfigError(f"{bench}: {problems[0]}")
     base = copy_config(cfg)
     OmegaConf.update(base, "run.plugins", [bench])
+    OmegaConf.update(base, "run.repeat_warning", 0)  # a shortcut baseline repeats failed actions by design
     available = len(host.call("load_tasks", bench, config=base.get(bench) or OmegaConf.create({})))
     limit = base.run.limit
     ids = _sample_ids(host, base, bench)

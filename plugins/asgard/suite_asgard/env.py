@@ -97,7 +97,8 @@ class AsgardEnv:
         }
         verdict = "Success" if turn.success else "Failure"
         feedback = f"{command.text or '(no action)'} {verdict}" + (f": {turn.message}" if turn.message else "")
-        return StepResult(self._observation(before), feedback=feedback, done=end is not None, info=info)
+        return StepResult(self._observation(before), feedback=feedback, done=end is not None, info=info,
+                          failed=not turn.success)
 
     def close(self) -> None:
         """Release the simulator."""

@@ -175,7 +175,7 @@ class LongActEnv:
         info = {"success": self.last["success"], "gc": round(self.checklist.gc, 4),
                 "met": sum(self.checklist.status), "nav": round(c.nav, 2), "manip": c.manip}
         obs = self.observation() if not done else Observation(text=feedback)
-        return StepResult(obs, feedback=feedback, done=done, info=info)
+        return StepResult(obs, feedback=feedback, done=done, info=info, failed=not self.last["success"])
 
     def observation(self) -> Observation:
         """What the agent perceives now (only the last outcome once observations are skipped)."""

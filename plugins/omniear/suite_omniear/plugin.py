@@ -24,6 +24,8 @@ BENCH = "omniear"
 HERE = Path(__file__).parent
 PACK_DIR = HERE / "pack" / "data"
 UPSTREAM = "ZJU-REAL/OmniEmbodied"
+#: the command statuses of a step whose every agent's command failed or was refused (`StepResult.failed`)
+FAILED_STATUSES = ("FAILURE", "INVALID")
 UPSTREAM_COMMIT = "c4cae720a334a01812365ad0f0eafad30b5664ce"
 log = logging.getLogger("suite.omniear")
 
@@ -61,7 +63,8 @@ class OmniEnv:
             feedback = f"{out.overall.status} - {out.overall.message}"
         else:
             feedback = next(f"{r['status']} - {r['message']}" for r in results.values())
-        return StepResult(self._observation(), feedback=feedback, done=out.terminated, info=info)
+        failed = all(r["status"] in FAILED_STATUSES for r in results.values())
+        return StepResult(self._observation(), feedback=feedback, done=out.terminated, info=info, failed=failed)
 
     def close(self) -> None:
         """Nothing to release."""

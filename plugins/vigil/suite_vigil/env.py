@@ -107,7 +107,7 @@ class VigilEnv:
                 "error": log.error, "path_blocked": log.path_blocked, "too_far": log.too_far, "goal": log.goal,
                 "progress": log.progress, "end": st.end, "invalid_count": st.invalid}
         return StepResult(self._observation(log), feedback=self._feedback_text(log), done=st.end is not None,
-                          info=info)
+                          info=info, failed=not log.success)
 
     def close(self) -> None:
         """Release the simulator."""

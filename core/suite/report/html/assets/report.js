@@ -458,7 +458,8 @@
       el("button", {id: "next-step", onclick: () => go(1)}, "next (j / →) ▶"),
       el("span", {class: "muted"}, "shift+arrow: 10 steps; Home / End"));
     const settle = el("div", {id: "settlement"}, el("h3", {}, "Settlement"),
-      kvTable([["outcome", s.outcome], ["category", s.category], ["failure reason", s.failure_reason], ["end reason", (ep.end || {}).end_reason], ["error", (ep.end || {}).error]]),
+      kvTable([["outcome", s.outcome], ["category", s.category], ["failure reason", s.failure_reason], ["end reason", (ep.end || {}).end_reason], ["error", (ep.end || {}).error],
+        ["warnings", (rec.warnings || []).join("; ") || null]]),
       metricsBox(rec), ...(ep.panels || []).map(panel));
     root.replaceChildren(header, filmstrip([ep]), nav, el("div", {id: "step-body"}), settle);
     renderStep();
