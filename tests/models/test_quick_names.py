@@ -3,13 +3,17 @@ exactly what the full check says."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from suite.contract.errors import ConfigError
 from suite.models import quick_names
 from suite.models.litellm_setup import load_litellm
 from suite.models.preflight import _unplaced, check_model
 
-TYPOS = ["gemini-3.1-pro", "gpt4o", "lama-3.3-70b", "qwen2.5-vl", "totally-made-up", "GPT-4O", "mistral-larg"]
+TYPOS = ["gemini-3.1-pro", "gpt4o", "lama-3.3-70b", "qwen2.5-vl", "totally-made-up", "GPT-4O", "mistral-larg",
+         "claude-3-5-sonnet", "foo/bar", "opneai/gpt-4o", "antrhopic/claude-sonnet-4-5"]
 
 
 def _places(litellm: object, model: str) -> bool:
@@ -40,6 +44,8 @@ def test_never_refuses_a_name_litellm_places() -> None:
         if attr.endswith("_models") and isinstance(value, list | set | tuple):
             names |= {n for n in value if isinstance(n, str)}
     names |= {"gpt-image-1", "amazon_nova-pro", "ft:gpt-4o:org::id", "*"}
+    names |= {f"{p}/some-model" for p in known.provider_list} | {f"{p}/x" for p in known.json_providers}
+    names |= {f"{prefix}x" for prefix in known.prefixes}
     wrongly = sorted(n for n in names if quick_names.certainly_unplaced(n, {}, known) and _places(litellm, n))
     assert not wrongly, wrongly[:10]
 
@@ -51,15 +57,39 @@ def test_refuses_typos_with_the_full_checks_words(model: str) -> None:
     assert not _places(litellm, model)
     known = quick_names.files(["scripted"])
     assert quick_names.certainly_unplaced(model, {}, known)
-    with pytest.raises(ConfigError) as quick:
+    assert _unplaced(known, model) == _unplaced(litellm, model)
+    with pytest.raises(ConfigError) as checked:
         check_model(model)
-    assert str(quick.value) == _unplaced(litellm, model)
+    assert str(checked.value) == _unplaced(litellm, model)
+
+
+def test_the_quick_refusal_never_imports_litellm() -> None:
+    """A bare typo and an unknown provider are refused in a fresh process without importing litellm (its import is
+    the seconds the check must not take), and the suggestion is a name litellm's model list holds."""
+    script = (
+        "import sys\n"
+        "from suite.contract.errors import ConfigError\n"
+        "from suite.models.preflight import check_model\n"
+        "for model in ('foo/bar', 'claude-3-5-sonnet', 'gemini-3.1-pro'):\n"
+        "    try:\n"
+        "        check_model(model)\n"
+        "    except ConfigError as exc:\n"
+        "        print(exc)\n"
+        "print('litellm' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    assert lines[-1] == "False" and len(lines) == 4, out
+    assert "no provider 'foo'" in lines[0]
+    assert "use --model gemini/gemini-3.1-pro-preview" in lines[2]
+    known = quick_names.files(["scripted"])
+    assert "gemini/gemini-3.1-pro-preview" in known.model_cost
 
 
 def test_leaves_everything_uncertain_to_litellm(monkeypatch: pytest.MonkeyPatch) -> None:
     """Prefixed names, a provider set in the params, and a configured proxy are never decided quickly."""
     known = quick_names.files(["scripted"])
-    assert not quick_names.certainly_unplaced("foo/bar", {}, known)
+    assert not quick_names.certainly_unplaced("openai/anything", {}, known)
+    assert not quick_names.certainly_unplaced("foo/bar:v1", {}, known)
     assert not quick_names.certainly_unplaced("my-model", {"api_base": "http://127.0.0.1:9"}, known)
     monkeypatch.setenv("USE_LITELLM_PROXY", "true")
     assert not quick_names.certainly_unplaced("my-model", {}, known)

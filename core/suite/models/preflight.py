@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import sys
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -25,7 +26,7 @@ PROVIDER_PARAMS = ("custom_llm_provider", "api_base")
 def check_model(model: str, params: Mapping[str, Any] | None = None) -> str:
     """The provider litellm will call for `model`; a one-line ConfigError naming what to pass otherwise (a bare name
     litellm certainly cannot place is refused from litellm's files, before the seconds its import takes)."""
-    known = quick_names.files(["scripted"])
+    known = None if "litellm" in sys.modules else quick_names.files(["scripted"])  # imported: it may hold more
     if known is not None and quick_names.certainly_unplaced(model, params or {}, known):
         raise ConfigError(_unplaced(known, model))
     litellm = load_litellm()
@@ -61,14 +62,33 @@ def _unplaced(litellm: Any, model: str) -> str:
     if not candidates:
         return (f"--model {model}: litellm cannot tell which provider serves it; name it as <provider>/{model} "
                 f"(e.g. openai/{model}, or hosted_vllm/{model} with model.params.api_base=...; all: {PROVIDERS_PAGE})")
-    best = f"{candidates[0]}/{model}"
-    message = f"--model {model}: litellm cannot tell which provider serves it; use --model {best}"
-    longer = sorted(k for k in litellm.model_cost if k.startswith(best) and k != best)
-    if best not in litellm.model_cost and longer:
-        message += f" (litellm's model list has {longer[0]})"
-    if len(candidates) > 1:
-        message += f", or another provider of these models: {', '.join(f'{p}/{model}' for p in candidates[1:3])}"
+    names = [known_name(litellm, provider, model, known) for provider in candidates]
+    message = f"--model {model}: litellm cannot tell which provider serves it; use --model {names[0]}"
+    if names[0] != f"{candidates[0]}/{model}":
+        message += " (the nearest name in litellm's model list)"
+    if len(names) > 1:
+        message += f", or another provider of these models: {', '.join(names[1:3])}"
     return message
+
+
+def known_name(litellm: Any, provider: str, model: str, known: list[str]) -> str:
+    """`provider/model` as litellm's model list spells it: the name itself where listed, else the shortest listed
+    name of that provider that starts with `model` (`gemini-3.1-pro` -> `gemini/gemini-3.1-pro-preview`), else
+    `provider/model` unchanged."""
+    listed = sorted((len(name), name) for name in (_provider_and_name(key, entry, known)
+                                                   for key, entry in litellm.model_cost.items())
+                    if name[0] == provider and name[1].startswith(model))
+    return f"{provider}/{listed[0][1][1]}" if listed else f"{provider}/{model}"
+
+
+def _provider_and_name(key: str, entry: Mapping[str, Any], known: list[str]) -> tuple[str, str]:
+    """A model-map key's provider and bare name: its prefix where that is a provider, else its `litellm_provider`
+    (up to the first `-`, as in `vertex_ai-language-models`)."""
+    prefix, _, rest = key.partition("/")
+    if rest and prefix in known:
+        return prefix, rest
+    provider = str(entry.get("litellm_provider", ""))
+    return (provider if provider in known else provider.split("-", 1)[0]), key
 
 
 def family_providers(litellm: Any, model: str, known: list[str]) -> list[str]:
@@ -80,13 +100,10 @@ def family_providers(litellm: Any, model: str, known: list[str]) -> list[str]:
     counts: Counter[str] = Counter()
     bare: Counter[str] = Counter()  # what litellm itself assumes for the family's names without a prefix
     for key, entry in litellm.model_cost.items():
-        prefix, _, rest = key.partition("/")
-        prefixed = bool(rest) and prefix in known
-        provider, name = (prefix, rest) if prefixed else (str(entry.get("litellm_provider", "")), key)
-        provider = provider if provider in known else provider.split("-", 1)[0]
+        provider, name = _provider_and_name(key, entry, known)
         if provider in known and name.lower().startswith(family):
             counts[provider] += 1
-            bare[provider] += not prefixed
+            bare[provider] += "/" not in key or key.partition("/")[0] not in known
     return sorted(counts, key=lambda p: (p != family, -bare[p], -counts[p], p))
 
 
