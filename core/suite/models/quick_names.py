@@ -104,10 +104,10 @@ def _filled_sets(path: Path, model_cost: Mapping[str, Any], consulted: set[str])
                 by_provider.setdefault(provider, set()).update(stripped)
     names: set[str] = set()
     for key, entry in model_cost.items():
-        stripped = by_provider.get(str(entry.get("litellm_provider", "")))
-        if stripped is not None:
+        prefixes = by_provider.get(str(entry.get("litellm_provider", "")))
+        if prefixes is not None:
             names.add(key)
-            names |= {key.replace(prefix, "") for prefix in stripped}
+            names |= {key.replace(prefix, "") for prefix in prefixes}
     return names
 
 
