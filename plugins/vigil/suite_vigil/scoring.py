@@ -54,12 +54,13 @@ def counterfactuals(spec_type: str, w: bool) -> dict[str, float]:
 
 
 def closure_lag(first_goal: int | None, report_step: int | None) -> int | None:
-    """The paper's belief lag (Table 13): the report's step minus the step after which the goal first held (0 = at
-    the start), so a report right after the goal is reached scores 1 and one at the first step of an episode whose
-    goal held from the start (SV) scores 1 too."""
+    """The paper's belief lag (Table 13): the report's step minus the first step after which the evaluator saw the
+    goal hold. The evaluator looks after each step, so a goal that held from the start (`first_goal` 0, as in SV)
+    is first seen after step 1: a report at the first step scores 0 there, and a report right after a goal the
+    agent reached scores 1 (the mix gives the paper's 0.9-1.9 for models that report at once)."""
     if first_goal is None or report_step is None:
         return None
-    return report_step - first_goal
+    return report_step - max(first_goal, 1)
 
 
 def settle(task: Task, trajectory: Trajectory, env: VigilEnv) -> Settlement:

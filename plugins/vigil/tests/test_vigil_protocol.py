@@ -29,7 +29,8 @@ def test_default_decoding_sends_no_temperature_and_greedy_is_a_preset() -> None:
 
 
 @pytest.mark.parametrize(("first_goal", "report_step", "lag"), [
-    (0, 1, 1),      # SV: the goal holds from the start, the report is the first step
+    (0, 1, 0),      # SV: the goal holds from the start and is first seen after step 1, the report's step
+    (0, 3, 2),      # SV, two looks before the report
     (1, 2, 1),      # PG: ground at step 1, report at step 2
     (4, 7, 3),      # two idle steps between the goal and the report
     (None, 3, None), (2, None, None),

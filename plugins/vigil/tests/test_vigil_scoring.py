@@ -86,7 +86,7 @@ def test_sv_needs_the_exact_label(sv) -> None:
     label = "open" if sv.data["episode"]["state_overrides"] else "closed"
     wrong = {"open": "closed", "closed": "open"}[label]
     right, _ = run(sv, [report(label)])
-    expect(right, W=True, B=True, closure_lag=1)  # the goal held from the start, the report is step 1
+    expect(right, W=True, B=True, closure_lag=0)  # the goal held from the start: first seen after step 1, the report
     for status in (wrong, "success", "fail"):
         s, _ = run(sv, [report(status)])
         expect(s, W=True, B=False, FR=True, category="FR", cf_always_success=0.0, cf_oracle=1.0)
