@@ -73,14 +73,16 @@ class VigilEnv:
         self.render_images = True
         self.max_steps = int(self.episode["max_steps"])
         self.max_invalid = int(self.episode["max_invalid"])
-        self.tracker = goals.Tracker(self.episode["success_spec"])
+        rules = task.data.get("rules") or {}
+        self.tracker = goals.Tracker(self.episode["success_spec"], near=rules.get("near_to", "centre"),
+                                     sv_rule=rules.get("sv_world", "unchanged"))
         self.state = EpisodeState()
 
     # -- the Env protocol --------------------------------------------------------------------------------------
     def reset(self) -> Observation:
         """Stand at the start pose with the preset states; the first frame."""
         world, spec = self.sim.world, self.tracker.spec
-        self.tracker.start_distance = goals.box_distance(world, spec["target"])
+        self.tracker.start_distance = goals.near_distance(world, spec["target"], self.tracker.approach_measure())
         if spec["type"] == "report_status":
             self.tracker.start_state = goals.state_of(world, spec["target"], spec["property"])
         visible = self.target_visible()

@@ -2,14 +2,16 @@
 
 Spec types (section 7): target_grounded, agent_near_target, object_state (visible latched, isOpen, isToggled),
 object_held, object_at_receptacle, report_status (SV). A CR spec adds a `constraint` that must also hold; an
-SM spec may add `preconditions` (state sub-goals that count toward progress). Our tolerances, where the paper
-gives none: the semantic distance is to the nearest point of the target's box and the strict one to its
-centre; a semantic placement accepts the item anywhere inside the receptacle (on a plate in it, say), the
-strict one only directly in it; a grounding counts by the last grounding click (clicking around until one hits
-is no grounding), the strict one needs a single click; a semantic sighting is latched, the strict one must hold
-at the end. A CR spec's `closed_door` constraint holds once a door into the shut room is open. SV's world (semantic
-and strict) needs the target visible at the end and its preset state unchanged: the paper's SV asks for the
-state "without physical interaction", so an agent that sets the state it then reports verified nothing.
+SM spec may add `preconditions` (state sub-goals that count toward progress). DA's semantic distance is
+`vigil.near_to`: the paper's Euclidean distance to the object's centre (the default) or ours before, to the nearest
+point of its box; the strict one is always to the centre. Our tolerances, where the paper gives none: a semantic
+placement accepts the item anywhere inside the receptacle (on a plate in it, say), the strict one only directly in
+it; a grounding counts by the last grounding click (clicking around until one hits is no grounding), the strict one
+needs a single click; a semantic sighting is latched, the strict one must hold at the end. A CR spec's
+`closed_door` constraint holds once a door into the shut room is open. SV's world (semantic and strict) needs the
+target visible at the end and, by default (`vigil.sv_world=unchanged`), its preset state unchanged: the paper's SV
+asks for the state "without physical interaction", so an agent that sets the state it then reports verified
+nothing; `vigil.sv_world=visible` is the paper's rule as printed (visible at the end).
 """
 
 from __future__ import annotations
@@ -38,17 +40,36 @@ def state_label(world: World, spec: dict[str, Any]) -> str:
     return on if state_of(world, spec["target"], spec["property"]) else off
 
 
+#: How DA's "near" is measured: `centre` is the paper's (Euclidean distance on the floor to the object's position,
+#: under 1.5 m), `box` ours before (to the nearest point of the object's box: a large object counts sooner).
+NEAR_MEASURES = ("centre", "box")
+#: SV's world condition: `unchanged` (ours: visible at the end with the preset state untouched) or `visible` (the
+#: paper's: visible at the end; the report must name the state the object is in then).
+SV_RULES = ("unchanged", "visible")
+
+
+def distance_at(world: World, object_id: str, x: float, z: float, measure: str = "centre") -> float:
+    """Horizontal distance from the point (x, z) to the object's centre or to the nearest point of its box."""
+    if measure == "centre":
+        cx, _, cz = world.objects[object_id].center
+        return math.hypot(cx - x, cz - z)
+    x0, _, z0, x1, _, z1 = world.objects[object_id].box
+    return math.hypot(max(x0 - x, 0, x - x1), max(z0 - z, 0, z - z1))
+
+
 def centre_distance(world: World, object_id: str) -> float:
     """Horizontal distance from the agent to the object's centre."""
-    x, _, z = world.objects[object_id].center
-    return math.hypot(x - world.agent.x, z - world.agent.z)
+    return distance_at(world, object_id, world.agent.x, world.agent.z, "centre")
 
 
 def box_distance(world: World, object_id: str) -> float:
     """Horizontal distance from the agent to the nearest point of the object's box."""
-    x0, _, z0, x1, _, z1 = world.objects[object_id].box
-    ax, az = world.agent.x, world.agent.z
-    return math.hypot(max(x0 - ax, 0, ax - x1), max(z0 - az, 0, az - z1))
+    return distance_at(world, object_id, world.agent.x, world.agent.z, "box")
+
+
+def near_distance(world: World, object_id: str, measure: str) -> float:
+    """The agent's distance to the object by DA's configured measure."""
+    return distance_at(world, object_id, world.agent.x, world.agent.z, measure)
 
 
 @dataclass
@@ -56,11 +77,18 @@ class Tracker:
     """What the per-step evaluator remembers: grounding clicks, sightings, the start state."""
 
     spec: dict[str, Any]
+    near: str = "centre"
+    sv_rule: str = "unchanged"
     grounded: list[str] = field(default_factory=list)
     seen: bool = False
     start_distance: float = 0.0
     start_state: bool | None = None
     start_scores: list[float] = field(default_factory=list)
+
+    def approach_measure(self) -> str:
+        """How the approach part of task progress is measured: DA's configured measure; to the box for the families
+        that approach an object to act on it (their reach is to the box)."""
+        return self.near if self.spec["type"] == "agent_near_target" else "box"
 
 
 def _holds(world: World, cond: dict[str, Any]) -> bool:
@@ -83,7 +111,7 @@ def world_ok(world: World, t: Tracker, visible: bool, strict: bool) -> bool:
     if kind == "target_grounded":
         ok = bool(t.grounded) and t.grounded[-1] == target and (not strict or len(t.grounded) == 1)
     elif kind == "agent_near_target":
-        ok = (centre_distance if strict else box_distance)(world, target) < s.get("distance", NEAR)
+        ok = near_distance(world, target, "centre" if strict else t.near) < s.get("distance", NEAR)
     elif kind == "object_state" and s["property"] == "visible":
         ok = visible if strict else (t.seen or visible)
     elif kind == "object_state":
@@ -95,7 +123,7 @@ def world_ok(world: World, t: Tracker, visible: bool, strict: bool) -> bool:
         ok = world.held != target and (world.objects[target].parent == rec if strict
                                        else rec in world.ancestors(target))
     elif kind == "report_status":
-        ok = visible and state_of(world, target, s["property"]) == t.start_state
+        ok = visible and (t.sv_rule == "visible" or state_of(world, target, s["property"]) == t.start_state)
     else:
         raise ValueError(f"unknown success spec type {kind!r}")
     return bool(ok) and _constraint(world, s)
@@ -108,8 +136,8 @@ def match(spec: dict[str, Any], status: str, world: World, w: bool) -> bool:
     return (status == "success" and w) or (status in FAIL_STATUSES and not w)
 
 
-def _approach(world: World, target: str, start: float) -> float:
-    d = box_distance(world, target)
+def _approach(world: World, target: str, start: float, measure: str) -> float:
+    d = near_distance(world, target, measure)
     if d < NEAR:
         return 1.0
     return max(0.0, min(1.0, (start - d) / (start - NEAR))) if start > NEAR else 0.0
@@ -125,13 +153,14 @@ def scores(world: World, t: Tracker, visible: bool) -> list[float]:
     if kind == "target_grounded":
         out.append(float(bool(t.grounded) and t.grounded[-1] == target))
     elif kind == "agent_near_target":
-        out.append(_approach(world, target, t.start_distance))
+        out.append(_approach(world, target, t.start_distance, t.approach_measure()))
     elif kind == "object_state" and s["property"] == "visible":
         out.append(float(t.seen or visible))
     elif kind == "object_state":
-        out += [_approach(world, target, t.start_distance), float(_holds(world, {**s, "target": target}))]
+        out += [_approach(world, target, t.start_distance, t.approach_measure()),
+                float(_holds(world, {**s, "target": target}))]
     elif kind == "object_held":
-        out += [_approach(world, target, t.start_distance), float(world.held == target)]
+        out += [_approach(world, target, t.start_distance, t.approach_measure()), float(world.held == target)]
     elif kind == "object_at_receptacle":
         placed = world.held != target and s["receptacle"] in world.ancestors(target)
         out += [float(world.held == target or placed), float(placed)]

@@ -248,11 +248,11 @@ class OraclePlanner:
             self.queue.append(_act("report", status=self._status(), summary="verified from the current view"))
             self.subgoals.pop(0)
         elif goal.kind == "near":
-            target = _target_of(goal)
-            if goals.box_distance(self.world, target) < goals.NEAR:
+            target, measure = _target_of(goal), self.env.tracker.near
+            if goals.near_distance(self.world, target, measure) < goals.NEAR:
                 self.subgoals.pop(0)
                 return
-            self.queue += self._walk(lambda x, z: self._box_distance_at(target, x, z) < NEAR_GOAL)
+            self.queue += self._walk(lambda x, z: goals.distance_at(self.world, target, x, z, measure) < NEAR_GOAL)
         elif goal.kind == "see":
             if self.env.target_visible():
                 self.subgoals.pop(0)
@@ -282,8 +282,7 @@ class OraclePlanner:
         return goals.box_distance(self.world, oid) <= REACH
 
     def _box_distance_at(self, oid: str, x: float, z: float) -> float:
-        x0, _, z0, x1, _, z1 = self.world.objects[oid].box
-        return math.hypot(max(x0 - x, 0, x - x1), max(z0 - z, 0, z - z1))
+        return goals.distance_at(self.world, oid, x, z, "box")
 
     def _walk(self, ok: Any) -> list[VigilAction]:
         a = self.world.agent

@@ -11,7 +11,7 @@ from suite.contract.records import Action, Observation, Settlement, StepRecord, 
 from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
 from suite_household.thor_backend import simulator_resources, thor_requirements
 
-from suite_vigil import analysis, baselines, prompting, scoring, valid_replies
+from suite_vigil import analysis, baselines, goals, prompting, scoring, valid_replies
 from suite_vigil.env import VigilEnv
 from suite_vigil.episodes import PACK_MANIFEST, check_episode_house, indexed_episodes, is_data_dir
 from suite_vigil.parsing import parse_reply
@@ -38,7 +38,7 @@ def run_metadata(config: Any) -> dict[str, Any]:
             "prompt_policy_version": prompting.POLICY_VERSION, "prompt_variant": s["variant"],
             "coords": "normalized_1000" if s["normalized"] else "native", "feedback": s["feedback"],
             "step_count": s["step_count"], "invalid_reason": s["invalid_reason"], "images": s["images"],
-            "prompt_dir": s["prompt_dir"],
+            "prompt_dir": s["prompt_dir"], **s["rules"],
             "prompt_sha256": prompting.prompt_sha256(s["variant"], s["normalized"], prompt_dir=s["prompt_dir"])}
 
 
@@ -117,7 +117,11 @@ def settings(config: Any) -> dict[str, Any]:
         value = limits.get(code)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ConfigError(f"vigil.invalid_limits.{code}: {value!r} is not a count (an integer >= 0)")
-    return {"normalized": coords == "normalized_1000", "variant": variant, **flags,
+    rules = {"near_to": str(config.get("near_to") or "centre"), "sv_world": str(config.get("sv_world") or "unchanged")}
+    for key, allowed in (("near_to", goals.NEAR_MEASURES), ("sv_world", goals.SV_RULES)):
+        if rules[key] not in allowed:
+            raise ConfigError(f"vigil.{key}: {rules[key]!r} is unknown; choose one of {', '.join(allowed)}")
+    return {"normalized": coords == "normalized_1000", "variant": variant, **flags, "rules": rules,
             "prompt_dir": None if prompt_dir is None else str(prompt_dir),
             "backend": backend, "families": families, "invalid_limits": limits}
 
@@ -132,7 +136,8 @@ def load_tasks(benchmark: str, config: Any) -> list[Task]:
         if ep["family"] not in s["families"]:
             continue
         ep = {**ep, "max_invalid": s["invalid_limits"][ep["family"]]}
-        data = {"episode": ep, "prompt": prompt, "backend": s["backend"], "data_dir": str(config.data_dir),
+        data = {"episode": ep, "prompt": prompt, "rules": s["rules"], "backend": s["backend"],
+                "data_dir": str(config.data_dir),
                 "index": index}
         tasks.append(Task(BENCH, ep["episode_id"], data, category=ep["family"], max_steps=ep["max_steps"],
                           meta={"tier": FAMILIES[ep["family"]].tier}))

@@ -6,6 +6,7 @@ from typing import Any
 
 from suite.contract.settings import MODEL_DEFAULTS, MODEL_PRESET, MODEL_PRESETS, OPTIONAL_PATH, one_of, optional_list
 
+from suite_vigil.goals import NEAR_MEASURES, SV_RULES
 from suite_vigil.prompting import PROMPTS
 from suite_vigil.sim import BACKENDS
 from suite_vigil.vocabulary import FAMILY_CODES
@@ -27,6 +28,10 @@ CONFIG_SCHEMA: dict[str, Any] = {
         "step_count": {"type": "boolean", "description": "show 'Step k of at most N' (the paper's agent is not told)"},
         "invalid_reason": {"type": "boolean",
                            "description": "show why a reply was invalid (the paper's base condition does not)"},
+        "near_to": {**one_of(NEAR_MEASURES),
+                    "description": "DA's distance: centre (the paper's Euclidean distance) or box (nearest point)"},
+        "sv_world": {**one_of(SV_RULES),
+                     "description": "SV's world: unchanged (visible, preset state untouched) or visible (the paper's)"},
         "env": {"type": "object", "additionalProperties": False, "properties": {"backend": one_of(BACKENDS)}},
         "invalid_limits": {
             "type": "object",

@@ -53,3 +53,65 @@ def test_limit_draws_the_same_number_from_every_family(tmp_path, capsys: pytest.
     records = RunStore(out).records()
     assert Counter(r["metrics"]["family"] for r in records) == {f: 2 for f in
                                                                 ("PG", "DA", "VS", "SV", "AI", "SI", "SM", "CR")}
+
+
+def _stand_beside_the_box(env) -> tuple[float, float]:
+    """Move the agent to 1.2 m from the target's box on its long side, and return (box, centre) distances."""
+    from dataclasses import replace
+
+    from suite_vigil import goals
+
+    world, target = env.sim.world, env.tracker.spec["target"]
+    x0, _, z0, x1, _, z1 = world.objects[target].box
+    x, z = (x0, z1 + 1.2) if x1 - x0 >= z1 - z0 else (x1 + 1.2, z0)
+    world.set_agent(replace(world.agent, x=x, z=z))
+    return goals.box_distance(world, target), goals.centre_distance(world, target)
+
+
+@pytest.mark.parametrize(("near_to", "w"), [("centre", False), ("box", True)])
+def test_da_near_is_the_papers_centre_distance_unless_the_box_is_asked_for(near_to: str, w: bool) -> None:
+    """Standing 1.2 m from a corner of a large target's box, but over 1.5 m from its centre: W under the paper's
+    Euclidean distance to the object (the default) fails, under the box measure it holds; strict W is the centre's."""
+    from suite_vigil.goals import world_ok
+
+    from .conftest import env_of, first
+
+    task = first("DA", None, near_to=near_to)
+    env = env_of(task)
+    box, centre = _stand_beside_the_box(env)
+    assert box < 1.5
+    if centre < 1.5:
+        pytest.skip("the first DA target is too small for this case")
+    world = env.sim.world
+    assert world_ok(world, env.tracker, False, strict=False) is w
+    assert world_ok(world, env.tracker, False, strict=True) is False
+
+
+@pytest.mark.parametrize(("sv_world", "w"), [("unchanged", False), ("visible", True)])
+def test_sv_world_after_setting_the_state_is_ours_or_the_papers(sv_world: str, w: bool) -> None:
+    """An agent that switches the SV object and reports the state it set: W fails under our rule (the preset state
+    changed), holds under the paper's printed one (visible at the end), and B follows the label it reported."""
+    from suite_vigil import goals
+
+    from .conftest import env_of, first, report, run
+
+    task = first("SV", lambda t: t.data["episode"]["success_spec"]["property"] == "isOpen", sv_world=sv_world)
+    env = env_of(task)
+    spec = env.tracker.spec
+    world = env.sim.world
+    world.set(spec["target"], is_open=not world.objects[spec["target"]].is_open)  # what force-state's click does
+    settled, _ = run(task, [report(goals.state_label(env.sim.world, spec))], env)
+    assert env.target_visible()
+    assert settled.metrics["W"] is w and settled.metrics["B"] is w
+
+
+def test_the_rules_are_refused_when_unknown() -> None:
+    from suite.contract.errors import ConfigError
+    from suite_vigil.plugin import settings
+
+    from .conftest import config
+
+    with pytest.raises(ConfigError, match="vigil.near_to: 'euclid' is unknown; choose one of centre, box"):
+        settings(config(near_to="euclid"))
+    with pytest.raises(ConfigError, match="vigil.sv_world"):
+        settings(config(sv_world="paper"))
