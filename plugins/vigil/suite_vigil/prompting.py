@@ -4,9 +4,10 @@ Block 1 (task), block 2 (the allowed actions, serialised from the registry below
 with the normalized_1000 rule first for models that use it) and block 4 (output format) are our own wording
 of the paper's rules, in `prompts/*.txt`; `vigil.prompt_dir` replaces any of those files (e.g. with the paper's
 App. A text); block 2 is always built from the registry. `vigil.prompt=neutral` drops block 1's two sentences
-against claiming completion from appearance alone (`anti_claim.txt`), and nothing else. The user message holds
-the instruction, up to 20 earlier turns as text (the agent's own action, thought and cognitive_state; with +FB
-the two booleans; an invalid reply only as "invalid action") and the current frame, labelled role=current. Two
+against claiming completion from appearance alone (`anti_claim.txt`), and nothing else. The history is a
+dialogue of up to 20 earlier turns: each a user turn and the model's own reply as it sent it (frames only in the
+current turn; after an invalid reply the next user turn says only "invalid action"; with +FB it gives the two
+booleans), then the current user turn with the instruction and the frame, labelled role=current. Two
 extras the paper's agent is not given are opt-in: `vigil.step_count` ("Step k of at most N") and
 `vigil.invalid_reason` (why a reply was invalid).
 """
@@ -95,43 +96,57 @@ def prompt_sha256(variant: str = "default", normalized: bool = False, instructio
     return hashlib.sha256(system_prompt(instruction, variant, normalized, prompt_dir).encode()).hexdigest()
 
 
-def _turn(step: StepRecord, feedback: bool, invalid_reason: bool = False) -> str:
+def _reply_of(step: StepRecord) -> str:
+    """The model's own reply at a step, as it sent it; for an agent that sends none, its action as JSON."""
+    if step.reply is not None:
+        return step.reply
+    value = step.action.value
+    if isinstance(value, VigilAction) and value.invalid is None:
+        args = {k: v for k, v in value.arguments.items() if k != "raw_status"}
+        return json.dumps({"skill_name": value.skill, "arguments": args}, ensure_ascii=False)
+    return step.action.text or ""
+
+
+def _after(step: StepRecord, feedback: bool, invalid_reason: bool) -> list[str]:
+    """What the next user turn says of a step: only that it was invalid (why, with `invalid_reason`), or with +FB
+    the two booleans; nothing else."""
     value = step.action.value
     if not isinstance(value, VigilAction) or value.invalid is not None:
         reason = value.invalid if isinstance(value, VigilAction) else step.action.parse_error
-        return f"step {step.index + 1}: invalid action" + (f" ({reason})" if invalid_reason else "")
-    out: dict[str, Any] = {"skill_name": value.skill,
-                           "arguments": {k: v for k, v in value.arguments.items() if k != "raw_status"}}
-    if value.thought is not None:
-        out["thought"] = value.thought
-    if value.cognitive_state is not None:
-        out["cognitive_state"] = value.cognitive_state
-    line = f"step {step.index + 1}: {json.dumps(out, ensure_ascii=False)}"
+        return ["invalid action" + (f" ({reason})" if invalid_reason and reason else "")]
     if feedback:
         info = step.info or {}
-        line += (f" -> too_far={str(bool(info.get('too_far'))).lower()}, "
-                 f"path_blocked={str(bool(info.get('path_blocked'))).lower()}")
-    return line
+        return [f"too_far={str(bool(info.get('too_far'))).lower()}, "
+                f"path_blocked={str(bool(info.get('path_blocked'))).lower()}"]
+    return []
 
 
 def build_messages(task: Task, observation: Observation, history: list[StepRecord]) -> list[dict[str, Any]]:
-    """System prompt, then one user message: instruction, (opt-in) step count, text history and the current frame."""
+    """The system prompt, then the last 20 turns as a dialogue (a user turn, then the model's own reply as it sent
+    it; earlier frames are not sent again), then the current user turn: the instruction, (opt-in) the step count,
+    what the last reply led to, and the current frame."""
     settings = task.data["prompt"]
     ep = task.data["episode"]
+    feedback, reason = bool(settings["feedback"]), bool(settings.get("invalid_reason"))
     system = system_prompt(ep["instruction"], settings["variant"], settings["normalized"], settings.get("prompt_dir"))
+    messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
     recent = history[-HISTORY_TURNS:]
+    for n, step in enumerate(recent):
+        said = [f"Task: {ep['instruction']}"] if n == 0 else []
+        if n > 0:
+            said += _after(recent[n - 1], feedback, reason)
+        said.append(f"(step {step.index + 1}: its frame is not shown again)")
+        messages += [{"role": "user", "content": "\n".join(said)},
+                     {"role": "assistant", "content": _reply_of(step)}]
     text = [f"Task: {ep['instruction']}"]
     if settings.get("step_count"):
         text.append(f"Step {len(history) + 1} of at most {ep['max_steps']}.")
     if recent:
-        text.append("Your previous steps (oldest first):")
-        text += [_turn(s, settings["feedback"], bool(settings.get("invalid_reason"))) for s in recent]
-    else:
-        text.append("No previous steps.")
+        text += _after(recent[-1], feedback, reason)
     parts: list[dict[str, Any]] = [{"type": "text", "text": "\n".join(text)}]
     for image in observation.images:
         parts.append({"type": "text", "text": json.dumps({"role": image.label or "current"})})
         if image.png is not None:
             url = "data:image/png;base64," + base64.b64encode(image.png).decode()
             parts.append({"type": "image_url", "image_url": {"url": url}})
-    return [{"role": "system", "content": system}, {"role": "user", "content": parts}]
+    return [*messages, {"role": "user", "content": parts}]

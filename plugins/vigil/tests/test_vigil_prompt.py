@@ -1,5 +1,5 @@
 """The prompt of section 6: four blocks in order, the neutral and normalized_1000 variants, the text history
-(20 turns, the agent's own thought and cognitive_state), the +FB booleans only under feedback."""
+(20 turns as a dialogue of the model's own replies), the +FB booleans only under feedback."""
 
 from __future__ import annotations
 
@@ -22,8 +22,9 @@ def steps(n: int) -> list[StepRecord]:
     for i in range(n):
         value = VigilAction("navigate", {"mode": "forward", "magnitude": 1}, thought=f"t{i}",
                             cognitive_state={"k": i})
-        out.append(StepRecord(i, Action(value=value), info={"too_far": i == 1, "path_blocked": i == 2}))
-    out.append(StepRecord(n, Action(value=VigilAction(None, invalid="not exactly one JSON object"))))
+        out.append(StepRecord(i, Action(value=value), reply=f"reply {i}",
+                              info={"too_far": i == 1, "path_blocked": i == 2}))
+    out.append(StepRecord(n, Action(value=VigilAction(None, invalid="not exactly one JSON object")), reply="{not json"))
     return out
 
 
@@ -49,37 +50,47 @@ def test_normalized_rule_opens_the_grounding_block() -> None:
     assert prompt_sha256() != prompt_sha256(normalized=True) != prompt_sha256("neutral")
 
 
-def test_user_message_holds_history_and_the_current_frame_only() -> None:
+def test_history_is_a_dialogue_of_the_models_own_replies_and_the_frame_is_in_the_current_turn_only() -> None:
     obs = Observation(text="Open the fridge.", images=[Image(png=b"\x89PNG", label="current")])
     messages = build_messages(task(), obs, steps(25))
-    assert [m["role"] for m in messages] == ["system", "user"]
-    parts = messages[1]["content"]
+    assert [m["role"] for m in messages] == ["system"] + ["user", "assistant"] * 20 + ["user"]
+    replies = [m["content"] for m in messages if m["role"] == "assistant"]
+    assert replies[0] == "reply 6" and replies[-1] == "{not json"  # raw, as sent: never re-serialised
+    users = [m["content"] for m in messages[1:-1] if m["role"] == "user"]
+    assert users[0].startswith("Task: Open the fridge.\n(step 7:") and users[-1].startswith("(step 26:")
+    assert all(isinstance(u, str) for u in users)  # earlier frames are not sent again
+    parts = messages[-1]["content"]
     text = parts[0]["text"]
     assert "of at most" not in text  # the paper's agent is not told its budget
-    lines = [line for line in text.splitlines() if line.startswith("step ")]
-    assert len(lines) == 20 and lines[0].startswith("step 7:") and lines[-1] == "step 26: invalid action"
-    assert '"thought": "t6"' in lines[0] and '"cognitive_state": {"k": 6}' in lines[0]
-    assert "too_far" not in text
+    assert text.splitlines()[-1] == "invalid action"  # what the last reply led to, and nothing else
+    assert "too_far" not in str(messages)
     assert parts[1]["text"] == '{"role": "current"}' and parts[2]["type"] == "image_url"
-    assert len([p for p in parts if p["type"] == "image_url"]) == 1
+    assert sum(p["type"] == "image_url" for p in parts) == 1
 
 
 def test_feedback_adds_only_the_two_booleans() -> None:
-    text = build_messages(task(feedback=True), Observation(), steps(3))[1]["content"][0]["text"]
-    assert "step 2: " in text and "too_far=true, path_blocked=false" in text
-    assert "too_far=false, path_blocked=true" in text
-    assert "success" not in text.split("Your previous steps")[1]
+    messages = build_messages(task(feedback=True), Observation(), steps(3))
+    users = [m["content"] for m in messages if m["role"] == "user"]
+    assert "too_far=true, path_blocked=false" in users[2] and "too_far=false, path_blocked=true" in users[3]
+    assert users[-1][0]["text"].splitlines()[-1] == "invalid action"
 
 
 def test_the_step_count_and_the_invalid_reason_are_opt_in() -> None:
-    text = build_messages(task(step_count=True, invalid_reason=True), Observation(), steps(25))[1]["content"][0]["text"]
+    text = build_messages(task(step_count=True, invalid_reason=True), Observation(), steps(25))[-1]["content"][0]["text"]
     assert "Step 27 of at most 25." in text
-    assert text.splitlines()[-1] == "step 26: invalid action (not exactly one JSON object)"
+    assert text.splitlines()[-1] == "invalid action (not exactly one JSON object)"
 
 
 def test_feedback_does_not_give_the_invalid_reason() -> None:
-    text = build_messages(task(feedback=True), Observation(), steps(2))[1]["content"][0]["text"]
-    assert text.splitlines()[-1] == "step 3: invalid action"
+    text = build_messages(task(feedback=True), Observation(), steps(2))[-1]["content"][0]["text"]
+    assert text.splitlines()[-1] == "invalid action"
+
+
+def test_an_agent_without_a_raw_reply_shows_its_action() -> None:
+    step = StepRecord(0, Action(value=VigilAction("look", {"direction": "down", "magnitude": 30})))
+    messages = build_messages(task(), Observation(), [step])
+    assert messages[2] == {"role": "assistant",
+                           "content": '{"skill_name": "look", "arguments": {"direction": "down", "magnitude": 30}}'}
 
 
 def test_a_prompt_folder_replaces_blocks_with_the_papers_text(tmp_path) -> None:
