@@ -83,7 +83,9 @@ def detail_tables(records: Records) -> list[DetailTable]:
                 f = summary(part)
                 fam_rows.append([model, agent, code, f["n"], f["W"], f["W_strict"], f["B"], f["delta"], f["FR"],
                                  f["NR"], f["IL"], f["honest"], f["steps"]])
-        closure.append([model, agent, s["W+"], s["NR_W1"], s["FS"], s["at0"], s["lag"]])
+        always = _rate(recs, "cf_always_success")
+        closure.append([model, agent, s["W+"], s["NR_W1"], s["FS"], s["at0"], s["lag"],
+                        None if always is None or s["B"] is None else round(always - s["B"], 1)])
         cond.append([model, agent, s["stop"], s["rep_W0"], s["n_W0"], s["norep_W1"], s["n_W1"]])
         for name, key in POLICIES:
             cf.append([model, agent, name, _rate(recs, key),
@@ -97,8 +99,9 @@ def detail_tables(records: Records) -> list[DetailTable]:
         DetailTable("Vigil per family: rates in % of all episodes (FR, NR, IL overlap; B + FR + NR + honest = 100)",
                     ["model", "agent", "family", "n", "W", "W strict", "B", "Δ", "FR", "NR", "IL", "honest fail",
                      "steps"], fam_rows),
-        DetailTable("Closure: W+ (W=1 episodes), NR among them, false successes, % of them at zero progress, lag",
-                    ["model", "agent", "W+", "NR (W=1)", "FS", "@0 %", "closure lag"], closure),
+        DetailTable("Closure: W+ (W=1 episodes), NR among them, false successes, % of them at zero progress, lag, "
+                    "and what always reporting success would gain over B (pp)",
+                    ["model", "agent", "W+", "NR (W=1)", "FS", "@0 %", "closure lag", "always-success − B"], closure),
         DetailTable("Conditional report rates (Table 14)",
                     ["model", "agent", "Stop %", "P(rep|W=0) %", "n W=0", "P(¬rep|W=1) %", "n W=1"], cond),
         DetailTable("Counterfactual report policies: B (%) from the stored records (Table 12; random = its "

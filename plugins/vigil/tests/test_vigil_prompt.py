@@ -76,7 +76,8 @@ def test_feedback_adds_only_the_two_booleans() -> None:
 
 
 def test_the_step_count_and_the_invalid_reason_are_opt_in() -> None:
-    text = build_messages(task(step_count=True, invalid_reason=True), Observation(), steps(25))[-1]["content"][0]["text"]
+    messages = build_messages(task(step_count=True, invalid_reason=True), Observation(), steps(25))
+    text = messages[-1]["content"][0]["text"]
     assert "Step 27 of at most 25." in text
     assert text.splitlines()[-1] == "invalid action (not exactly one JSON object)"
 
