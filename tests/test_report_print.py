@@ -212,7 +212,8 @@ def test_episode_metrics_rounded_in_the_plugins_order_and_a_zero_curve_on_0_1(br
     WebDriverWait(browser, 20).until(lambda d: d.execute_script("return document.getElementById('metrics') !== null"))
     head = browser.execute_script("return [...document.querySelectorAll('#metrics .metric-group')[0]"
                                   ".querySelectorAll('tbody tr')].map(r => r.cells[0].textContent)")
-    assert head == ["gc_se", "gc", "success", "nav_steps", "manip_steps", "ir"][:len(head)] and len(head) >= 5
+    order = ["gc_se", "gc_object", "gc", "success", "nav_steps", "manip_steps", "ir"]
+    assert head == order[:len(head)] and len(head) >= 5
     values = browser.execute_script("return [...document.querySelectorAll('#metrics td')].map(c => c.textContent)")
     assert not [v for v in values if re.fullmatch(r"-?\d+\.\d{4,}", v)]
     # a random agent's checklist score curve is all zero: drawn on 0..1, not -1..1
@@ -249,7 +250,8 @@ def test_report_json_gives_each_detail_cell_as_printed_and_the_unit_of_each_diff
     assert [r[0] for r in table["rows"]] == ["oracle", "direct"]
     assert [r[2] for r in table["text"]] == ["3", "3"]
     units = {c["label"]: c["unit"] for c in report["comparisons"] if c["benchmark"] == "longact"}
-    assert units == {"GC-SE": "percentage points", "GC": "percentage points", "SR": "percentage points",
+    assert units == {"GC-SE": "percentage points", "GC": "percentage points", "GC items": "percentage points",
+                     "SR": "percentage points",
                      "Nav": "steps", "Manip": "steps", "IR": "IR"}
     assert report["benchmarks"] == PLUGINS.split(",")
     assert list(dict.fromkeys(c["benchmark"] for c in report["comparisons"])) == PLUGINS.split(",")

@@ -94,10 +94,10 @@ def _mean(recs: list[dict[str, Any]], key: str) -> float | None:
 
 
 def table_row(recs: list[dict[str, Any]], kinds: tuple[str, ...]) -> list[Cell | str]:
-    """GC Avg, GC per type (pooled over items), SR, Nav, Manip and IR of a group of episodes."""
+    """GC Avg (the paper's GC: the share of objects whose every item holds, per episode, then the mean), GC per type
+    (pooled over items), SR, Nav, Manip and IR of a group of episodes."""
     m = [r["metrics"] for r in recs]
-    gc = sum(x["gc"] for x in m) / len(m)
-    cols = [_pct(gc)]
+    cols = [_pct(_mean(recs, "gc_object"))]
     for kind in kinds:
         total = sum(x.get(f"total_{kind}", 0) for x in m)
         cols.append(_pct(sum(x.get(f"met_{kind}", 0) for x in m) / total if total else None))

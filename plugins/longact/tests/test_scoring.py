@@ -54,3 +54,19 @@ def test_stop_with_everything_met_is_success() -> None:
     assert r.done
     traj = Trajectory(task=env.task, steps=[StepRecord(0, Action({"action": "Stop"}, "Stop"))], end_reason="done")
     assert settle(env.task, traj, env, {}).outcome == "success"
+
+
+def test_the_papers_gc_is_the_object_level_share_and_the_item_share_keeps_its_own_name() -> None:
+    """Two objects, three items: the fridge's two items hold, the apple's one does not. The paper's GC (objects whose
+    every item holds) is 1/2, GC items 2/3; the headline's GC and Table 1's GC Avg are the object-level figure."""
+    from suite.contract.registry import Registry
+    from suite_longact.plugin import register
+    from suite_longact.scoring import table_row
+
+    records = [{"metrics": {"gc_object": 0.5, "gc": 2 / 3, "success": 0.0, "nav_steps": 10.0, "manip_steps": 2,
+                            "ir": None, "met_PP": 0, "total_PP": 1, "met_OC": 2, "total_OC": 2}}]
+    assert [str(c) for c in table_row(records, ("PP", "OC"))[:3]] == ["50.00", "0.00", "100.00"]
+    registry = Registry()
+    register(registry)
+    labels = {m.name: m.label for m in registry.benchmarks["longact"].headline}
+    assert labels["gc_object"] == "GC" and labels["gc"] == "GC items"
