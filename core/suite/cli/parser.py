@@ -58,6 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--model", help="litellm model string, e.g. openai/gpt-4o")
     run.add_argument("--agent", help="direct (default), oracle, or a plugin's agent")
     run.add_argument("--label", help="name this run's variant (e.g. cot-prompt): a report row of its own")
+    run.add_argument("--protocol", help="start from each benchmark's named protocol preset (paper: the paper's "
+                     "settings; what you set besides wins, and the report says what differs)")
     run.add_argument("--limit", type=int, help="at most N tasks per benchmark (seeded sample)")
     run.add_argument("--tasks", help="comma-separated task ids")
     run.add_argument("--repeats", type=int, help="run every selected task K times (reports give per-repeat stats)")

@@ -208,6 +208,9 @@ class BenchmarkSpec:
     #: (the agent's failure) after this many identical failed actions in a row (`StepResult.failed`); None: its
     #: protocol has no such rule (`run.stall_limit` then sets one for a run that is not the paper's protocol)
     stall_limit: int | None = None
+    #: named protocol presets (`--protocol NAME`): name -> a YAML file of settings (see suite.contract.protocols);
+    #: `paper` is the paper's protocol, which every report row is labelled against
+    protocols: dict[str, Path] = field(default_factory=dict)
     #: the reply of a policy that does nothing: stop, report done or answer at once (or, where the benchmark has
     #: no such action, a reply that changes nothing); the generic `stop-at-once` baseline answers it every step
     stop_reply: Callable[[Task, Observation], str] | None = None

@@ -12,7 +12,7 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 
 from suite.contract import config as configmod
-from suite.contract import settings
+from suite.contract import protocols, settings
 from suite.contract.errors import ConfigError
 from suite.contract.extras import Requirement, check_requirements
 from suite.engine import runner
@@ -26,6 +26,7 @@ RUN_FLAGS = {
     "tasks": "run.tasks", "repeats": "run.repeats", "seed": "run.seed", "out": "run.out",
     "concurrency": "run.concurrency",
     "max_cost": "run.max_cost", "executor": "run.executor", "ray_address": "ray.address", "cache": "model.cache",
+    "protocol": "run.protocol",
 }
 
 
@@ -60,9 +61,17 @@ def split_names(value: Any) -> list[str]:
 
 
 def compose_config(host: PluginHost, options: Options, flags: dict[str, str]) -> DictConfig:
-    """Defaults, then `key=value` overrides, then flags; unknown keys fail with a suggestion."""
+    """Defaults, then the protocol preset `run.protocol` names (each benchmark's that has it), then `--config`
+    files, `key=value` overrides and flags; unknown keys fail with a suggestion."""
     cfg = default_config(sorted(host.registry.benchmarks), host)
     apply_options(cfg, options, flags)
+    name = cfg.run.get("protocol")
+    if name:  # again from the defaults, the presets first, so that whatever the user set wins over them
+        cfg = default_config(sorted(host.registry.benchmarks), host)
+        for bench, spec in sorted(host.registry.benchmarks.items()):
+            if str(name) in spec.protocols:
+                protocols.apply_protocol(cfg, protocols.load_protocol(bench, str(name), spec.protocols[str(name)]))
+        apply_options(cfg, options, flags)
     return cfg
 
 
@@ -107,6 +116,12 @@ def check_run_settings(host: PluginHost, cfg: DictConfig, benchmarks: list[str])
     """Check the core's settings and each benchmark's section against their schemas (one line on the first error)."""
     flags = {key: "--" + attr.replace("_", "-") for attr, key in RUN_FLAGS.items()}
     settings.check_settings(cfg, {b: host.benchmark(b).config_schema for b in benchmarks}, flags)
+    name = cfg.run.get("protocol")
+    lacking = [b for b in benchmarks if name and str(name) not in host.benchmark(b).protocols]
+    if lacking:
+        offered = sorted({p for b in benchmarks for p in host.benchmark(b).protocols})
+        raise ConfigError(f"--protocol {name}: {', '.join(lacking)} has no such protocol preset"
+                          f"{'; presets: ' + ', '.join(offered) if offered else ''}")
 
 
 def saved_run_config(host: PluginHost, path: Path, benchmarks: list[str]) -> DictConfig:

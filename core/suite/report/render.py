@@ -14,6 +14,7 @@ from suite.contract.records import OUTCOMES
 from suite.report import escape
 from suite.report.cells import bench_items, bench_order, cell_text
 from suite.report.latex import to_latex
+from suite.report.protocol import protocol_note
 from suite.report.reference import headline_rows, printed
 from suite.report.selection import fixes_note, selection_note
 from suite.report.terminal import Grid, fit, key_columns
@@ -160,6 +161,8 @@ def _notes(summary: dict[str, Any]) -> list[str]:
             data.append(f"tasks: {selection_note(bench, sel)} [{run['path']}]")
         for bench, fixes in sorted((run.get("fixes") or {}).items()):
             data.append(fixes_note(bench, fixes))
+        for bench, label in (run.get("protocol") or {}).items():
+            data.append(protocol_note(bench, label, run["path"]))
     return notes + sorted(set(data), key=data.index)
 
 

@@ -12,6 +12,7 @@ from suite.contract.records import INFRA_OUTCOMES, OUTCOMES
 from suite.contract.registry import Cell
 from suite.report.cells import cell_text, in_row_order
 from suite.report.compare import RowKey, compare_rows, metric_value, row_id
+from suite.report.protocol import row_protocol, run_protocol
 from suite.report.reference import add_reference
 from suite.report.rows import Row, data_identity, place, tag_rows
 from suite.report.selection import run_fixes, run_selection
@@ -119,7 +120,8 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
         runs.append({"path": str(run_dir), "model": meta.get("model"), "agent": meta.get("agent"),
                      "status": store.status(), "data": meta.get("data", {}), "counts": store.counts(),
                      "superseded": len(store.superseded()), "selection": run_selection(run_dir, meta),
-                     "fixes": run_fixes(run_dir, list(meta.get("benchmarks", [])))})
+                     "fixes": run_fixes(run_dir, list(meta.get("benchmarks", []))),
+                     "protocol": run_protocol(host, run_dir, list(meta.get("benchmarks", [])))})
     notes = tag_rows(placed)
     all_records: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in placed:
@@ -133,6 +135,7 @@ def summarize(host: PluginHost | None, run_dirs: list[Path], resamples: int = 10
         rows.append({
             **row_id(row.key), "data": {b: row.data[b] for b in sorted(row.data)}, "data_tag": row.tag,
             "runs": run_index[row.key],
+            "protocol": row_protocol([runs[i].get("protocol") or {} for i in run_index[row.key]]),
             "benchmarks": {b: summarize_benchmark(host, b, benches.get(b, []), unfinished[row.key][b],
                                                   resamples, confidence, seed, spend[row.key][b]) for b in names},
         })

@@ -76,6 +76,7 @@ def register(registry: Registry) -> None:
         baselines=PRIOR_BASELINES,
         config_schema=CONFIG_SCHEMA,
         config_defaults=Path(__file__).parent / "config.yaml",
+        protocols={"paper": Path(__file__).parent / "protocols" / "paper.yaml"},
         images=lambda section: "",  # every question shows images (or video frames): no setting turns them off
         valid_reply=valid_reply,
         check_tasks=check_tasks,

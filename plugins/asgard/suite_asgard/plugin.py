@@ -66,6 +66,7 @@ def register(registry: Registry) -> None:
         resources_for=simulator_resources,
         config_schema=CONFIG_SCHEMA,
         config_defaults=Path(__file__).parent / "config.yaml",
+        protocols={"paper": Path(__file__).parent / "protocols" / "paper.yaml"},
         images=lambda section: None if resolve_condition(section).text_only else "asgard.condition=text_only",
         requires=thor_requirements(BENCH),
         valid_reply=valid_replies.valid_reply,

@@ -71,6 +71,7 @@ def register(registry: Registry) -> None:
         resources_for=simulator_resources,
         config_schema=CONFIG_SCHEMA,
         config_defaults=Path(__file__).parent / "config.yaml",
+        protocols={"paper": Path(__file__).parent / "protocols" / "paper.yaml"},
         valid_reply=valid_replies.valid_reply,
         stop_reply=valid_replies.stop_reply,
         images=sends_images,

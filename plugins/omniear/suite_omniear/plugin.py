@@ -115,6 +115,7 @@ def register(registry: Registry) -> None:
         inline_env=True,  # a pure-Python text world: a step takes about 10 us
         config_schema=CONFIG_SCHEMA,
         config_defaults=Path(__file__).parent / "config.yaml",
+        protocols={"paper": Path(__file__).parent / "protocols" / "paper.yaml"},
         valid_reply=valid_replies.valid_reply,
         stop_reply=valid_replies.stop_reply,
         chance=0.0,  # success needs the world changed as the task asks: guessing earns nothing

@@ -240,7 +240,10 @@
     const kinds = {generated: "GENERATED pack", official: "official data", user: "USER data (not verified as official)"};
     const data = (r) => Object.keys(r.data || {}).sort().map((b) => "; data: " + b + " " +
       (kinds[r.data[b].kind] || r.data[b].kind + " data") + " at " + r.data[b].path).join("");
-    const runs = summary.runs.map((r) => "run " + r.path + ": " + (r.model || "-") + " / " + r.agent + ", " + r.status + data(r));
+    const protocol = (r) => Object.keys(r.protocol || {}).map((b) => "; " + b + ": " + (r.protocol[b].follows
+      ? "the paper's protocol" : "NOT the paper's protocol (" + r.protocol[b].differs.join("; ") + ")")).join("");
+    const runs = summary.runs.map((r) => "run " + r.path + ": " + (r.model || "-") + " / " + r.agent + ", " + r.status + data(r) +
+      protocol(r));
     root.append(el("h2", {}, "Notes and runs"));
     root.append(el("ul", {class: "notes"}, ...notes.concat(runs).map((n) => el("li", {}, n))));
     const draws = pending;
