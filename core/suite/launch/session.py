@@ -150,7 +150,8 @@ def start_session(
 
     store = RunStore.create(runner.run_dir_names(out, runs_dir(cfg.run.get("runs_dir"))), fill)
     root = store.root
-    info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)
+    info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta,
+                   configmod.redacted(cfg))
     labels = {b: c.label for b, c in choices.items()}
     workers = _call_workers(cfg, model)
     return runner.RunSession(host, cfg, store, info, labels, model=model, call_workers=workers), tasks
@@ -215,7 +216,8 @@ def _reopened(host: PluginHost, root: Path, store: RunStore, options: Options) -
     model = _model_client(cfg, host, benchmarks, cache_scope)
     _warn_before(cfg, host, benchmarks, model, tasks)
     store.set_meta(status="running", resumed_at=time.time(), cache_scope=cache_scope)
-    info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)
+    info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta,
+                   configmod.redacted(cfg))
     labels = {b: f"{d['kind']}:{d['path']}" for b, d in meta.get("data", {}).items()}
     return runner.RunSession(host, cfg, store, info, labels, model=model,
                              call_workers=_call_workers(cfg, model)), tasks
@@ -224,7 +226,7 @@ def _reopened(host: PluginHost, root: Path, store: RunStore, options: Options) -
 #: What a resumed run may change: how it runs, never what it measures (the saved config says that). Model params
 #: only where the model is reached (endpoint, credentials, timeout), not how it answers.
 RESUMABLE_KEYS = ("run.concurrency", "run.max_cost", "run.executor", "run.episode_timeout_s", "run.out",
-                  "run.repeat_warning", "run.cost_warning_usd", "ray.",
+                  "run.repeat_warning", "run.cost_warning_usd", "run.trackers", "tracking.", "ray.",
                   "report.", "model.cache", "model.call_workers", "model.retries", "model.backoff_", "model.rpm",
                   "model.tpm", "model.price_per_mtok", "model.params.api_base", "model.params.base_url",
                   "model.params.api_key", "model.params.api_version", "model.params.timeout",
