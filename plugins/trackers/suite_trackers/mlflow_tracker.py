@@ -13,6 +13,7 @@ from typing import Any
 
 from suite.contract.records import EpisodeRecord
 from suite.contract.runinfo import RunInfo
+
 from suite_trackers.tracker import (
     Tracker,
     episode_table,

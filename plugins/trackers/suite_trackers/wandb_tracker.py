@@ -11,6 +11,7 @@ from typing import Any
 
 from suite.contract.records import EpisodeRecord
 from suite.contract.runinfo import RunInfo
+
 from suite_trackers.tracker import Tracker, episode_table, final_metrics, parameters, report_site, setting
 
 
@@ -50,7 +51,8 @@ class WandbTracker(Tracker):
         try:
             handle.summary.update({**final_metrics(run), "status": status})
             columns, rows = episode_table(run)
-            handle.log({"episodes": wandb.Table(columns=columns, data=rows, allow_mixed_types=True)})
+            headers: list[str | int] = [*columns]
+            handle.log({"episodes": wandb.Table(columns=headers, data=rows, allow_mixed_types=True)})
 
             def upload(folder: Path) -> None:
                 artifact = wandb.Artifact("report-" + re.sub(r"[^\w\-.]", "-", run.run_id), type="report",
