@@ -9,6 +9,7 @@ import json
 import os
 import re
 import tempfile
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,7 +32,7 @@ EPISODE_COLUMNS = ("episode_id", "benchmark", "task_id", "task_category", "outco
                    "duration_s")
 
 
-class Tracker:
+class Tracker(ABC):
     """A results tracker as a pluggy plugin: subclasses say how to `start`, `log_episode` and `finish` a run in
     their library; this class decides when, and turns any exception of theirs into one warning per run."""
 
@@ -40,34 +41,34 @@ class Tracker:
 
     def __init__(self) -> None:
         """A tracker following no run yet."""
-        self.handles: dict[str, Any] = {}  # run id -> the library's run (or client and run id) while a run goes on
-        self.warned: set[str] = set()  # the runs a failure was already reported for
+        self.handles: dict[Path, Any] = {}  # run folder -> the library's run (or its client and id) while it goes on
+        self.warned: set[Path] = set()  # the run folders a failure was already reported for
 
     @hookimpl
     def on_run_start(self, run: RunInfo) -> None:
         """Open (or, for a resumed run, reopen) the tracker run and log the run's parameters."""
         if self.name in (run.config.get("run", {}).get("trackers") or []):
             with self.guarded(run):
-                self.handles[run.run_id] = self.start(run, self.settings(run), saved_id(run.path, self.name))
-                save_id(run.path, self.name, self.run_id(self.handles[run.run_id]))
+                self.handles[run.path] = self.start(run, self.settings(run), saved_id(run.path, self.name))
+                save_id(run.path, self.name, self.run_id(self.handles[run.path]))
 
     @hookimpl
     def on_episode_end(self, run: RunInfo, record: EpisodeRecord) -> None:
         """Log one finished episode as it is stored (the live view; the table comes at the end); none after a
         failure of this tracker in the run (a server that timed out once would hold up every episode)."""
-        handle = self.handles.get(run.run_id)
-        if handle is not None and run.run_id not in self.warned:  # after a failure, no call that could wait again
+        handle = self.handles.get(run.path)
+        if handle is not None and run.path not in self.warned:  # after a failure, no call that could wait again
             with self.guarded(run):
                 self.log_episode(handle, record)
 
     @hookimpl
     def on_run_end(self, run: RunInfo, status: str) -> None:
         """Log the report's headline metrics, the episode table and the HTML report, then close the tracker run."""
-        handle = self.handles.pop(run.run_id, None)
+        handle = self.handles.pop(run.path, None)
         if handle is not None:
             with self.guarded(run):
                 self.finish(handle, run, status)
-            self.warned.discard(run.run_id)
+        self.warned.discard(run.path)  # a resume in this process starts with a clean slate
 
     @contextmanager
     def guarded(self, run: RunInfo) -> Iterator[None]:
@@ -76,8 +77,8 @@ class Tracker:
         try:
             yield
         except Exception as exc:  # any failure of a tracker: the episodes are stored whatever it does
-            if run.run_id not in self.warned:
-                self.warned.add(run.run_id)
+            if run.path not in self.warned:
+                self.warned.add(run.path)
                 text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
                 err_console.print(f"warning: tracker {self.name}: {text}; the run goes on (its results are in "
                                   f"{run.path})", highlight=False, markup=False, soft_wrap=True)
@@ -86,21 +87,21 @@ class Tracker:
         """This tracker's section of the run's config (`tracking.<name>`)."""
         return dict(run.config.get("tracking", {}).get(self.name) or {})
 
+    @abstractmethod
     def start(self, run: RunInfo, settings: dict[str, Any], resume_id: str | None) -> Any:
         """Open the tracker run (continue `resume_id` when given) with the run's parameters; returns its handle."""
-        raise NotImplementedError
 
+    @abstractmethod
     def run_id(self, handle: Any) -> str:
         """The tracker's id of the run `handle` is for (kept in the run folder)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def log_episode(self, handle: Any, record: EpisodeRecord) -> None:
         """Log one finished episode."""
-        raise NotImplementedError
 
+    @abstractmethod
     def finish(self, handle: Any, run: RunInfo, status: str) -> None:
         """Log the end of the run (see `final_metrics`, `episode_table`, `report_site`) and close the tracker run."""
-        raise NotImplementedError
 
 
 def setting(settings: dict[str, Any], key: str, variable: str, default: str | None = None) -> str | None:
