@@ -21,6 +21,8 @@ from suite.contract.runinfo import RunInfo
 from suite.contract.secrets import redact_tree
 from suite.launch.consoles import err_console
 
+from suite_trackers import __version__
+
 if TYPE_CHECKING:
     from suite.api import Run
 
@@ -38,6 +40,8 @@ class Tracker(ABC):
 
     #: its name in `run.trackers` and the section `tracking.<name>` of its settings
     name = ""
+    #: what `suite plugins` lists as its version
+    __version__ = __version__
 
     def __init__(self) -> None:
         """A tracker following no run yet."""

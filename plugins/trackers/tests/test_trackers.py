@@ -5,6 +5,9 @@ episode table, the HTML report; a resumed run continues the same tracker run; a 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -167,6 +170,10 @@ def test_trackers_are_off_by_default_and_a_missing_or_unknown_one_is_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run = suite.run("template", agent="oracle", limit=1, out=tmp_path / "plain", progress=False)
     assert run.status == "complete" and not (run.root / "trackers.json").exists()
+    loads = "from suite.engine.host import build_host; import sys; build_host(); print(sorted(sys.modules))"
+    modules = subprocess.run([sys.executable, "-c", loads], capture_output=True, text=True, check=True,
+                             env=os.environ).stdout
+    assert "'wandb'" not in modules and "'mlflow'" not in modules  # every command loads the plugins: not the libraries
     unknown_name = r"run.trackers\[0\]: 'wandbb' is not one of wandb, mlflow; did you mean 'wandb'"
     with pytest.raises(ConfigError, match=unknown_name) as unknown:
         suite.run("template", agent="oracle", out=tmp_path / "a", overrides={"run.trackers": ["wandbb"]})
