@@ -186,6 +186,7 @@ def resume_session(host: PluginHost, root: Path, options: Options) -> tuple[runn
 def _reopened(host: PluginHost, root: Path, store: RunStore, options: Options) -> tuple[runner.RunSession, list]:
     """The session of a locked run folder, its unfinished episodes planned."""
     saved = saved_run_config(host, root / CONFIG_NAME, list(store.meta()["benchmarks"]))
+    _tracker_settings(saved)
 
     def command_line(cfg: DictConfig) -> None:
         apply_options(cfg, options, RUN_FLAGS)
@@ -221,6 +222,16 @@ def _reopened(host: PluginHost, root: Path, store: RunStore, options: Options) -
     labels = {b: f"{d['kind']}:{d['path']}" for b, d in meta.get("data", {}).items()}
     return runner.RunSession(host, cfg, store, info, labels, model=model,
                              call_workers=_call_workers(cfg, model)), tasks
+
+
+def _tracker_settings(cfg: DictConfig) -> None:
+    """Give the config of a run folder saved before the trackers existed their settings, off, so that a resume may
+    switch them on (`run.trackers`, `tracking.*`)."""
+    defaults = configmod.defaults([])
+    if "trackers" not in cfg.run:
+        cfg.run.trackers = defaults.run.trackers
+    if "tracking" not in cfg:
+        cfg.tracking = defaults.tracking
 
 
 #: What a resumed run may change: how it runs, never what it measures (the saved config says that). Model params

@@ -184,3 +184,19 @@ def test_trackers_are_off_by_default_and_a_missing_or_unknown_one_is_one_line(
             suite.run("template", agent="oracle", out=tmp_path / name, overrides={"run.trackers": [name]})
         assert len(str(missing.value).splitlines()) == 1
     assert len(str(unknown.value).splitlines()) == 1 and not (tmp_path / "a").exists()
+
+
+def test_a_run_saved_before_the_trackers_existed_can_switch_one_on_when_resumed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    mlflow = pytest.importorskip("mlflow")
+    run = suite.run("template", agent="oracle", limit=2, out=tmp_path / "run", progress=False)
+    saved = run.root / "config.yaml"
+    old = [line for line in saved.read_text().splitlines() if "trackers:" not in line]
+    cut = old.index("tracking:")
+    rest = next(i for i in range(cut + 1, len(old)) if not old[i].startswith(" "))
+    saved.write_text("\n".join(old[:cut] + old[rest:]) + "\n")  # as a folder of an earlier version saved it
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", (tmp_path / "mlruns").as_uri())
+    resumed = suite.resume(run, overrides={"run.trackers": ["mlflow"]}, progress=False)
+    logged = mlflow.MlflowClient().get_run(json.loads((resumed.root / "trackers.json").read_text())["mlflow"])
+    assert logged.data.metrics["counter/episodes"] == 2 and logged.info.status == "FINISHED"
