@@ -10,7 +10,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 EXTRAS = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
 #: import name -> distribution name, where they differ
-DISTRIBUTIONS = {"ai2thor.controller": "ai2thor", "selenium": "selenium"}
+DISTRIBUTIONS = {"ai2thor.controller": "ai2thor", "selenium": "selenium", "mlflow": "mlflow-skinny"}
 
 
 def _name(requirement: str) -> str:
@@ -19,7 +19,7 @@ def _name(requirement: str) -> str:
 
 def test_dev_holds_the_test_extras_with_the_same_pins_and_leaves_the_real_model_apart() -> None:
     dev = set(EXTRAS["dev"])
-    for extra in ("browser", "thor", "pandas"):
+    for extra in ("browser", "thor", "pandas", "wandb", "mlflow"):
         assert set(EXTRAS[extra]) <= dev, f"[dev] lacks the {extra} extra's {set(EXTRAS[extra]) - dev}"
     assert not {_name(r) for r in EXTRAS["realmodel"]} & {_name(r) for r in dev}
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")

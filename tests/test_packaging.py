@@ -15,7 +15,7 @@ import suite
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ["suite", "suite_omniear", "suite_household", "suite_asgard", "suite_agentvqa", "suite_longact",
-            "suite_vigil"]
+            "suite_vigil", "suite_trackers"]
 
 
 def _editable() -> bool:

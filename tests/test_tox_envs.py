@@ -16,12 +16,13 @@ def _tox() -> configparser.ConfigParser:
 
 
 def test_every_entry_point_plugin_has_a_tox_env_running_its_tests() -> None:
-    """A plugin added to pyproject's `suite.plugins` entry points without a tox env fails here."""
+    """A plugin added to pyproject's `suite.plugins` entry points without a tox env fails here: the env of its folder
+    plugins/<name>/, the one that holds its package suite_<name> (the two trackers share plugins/trackers)."""
     plugins = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["entry-points"]["suite.plugins"]
     tox = _tox()
     envs = {e.strip() for e in tox["tox"]["envlist"].split(",")}
     commands = tox["testenv"]["commands"]
-    for name in plugins:
+    for name in {target.split(".")[0].removeprefix("suite_") for target in plugins.values()}:
         assert name in envs, f"tox.ini's envlist lacks {name!r}"
         assert f"{name}: pytest plugins/{name}" in commands, f"tox.ini runs no tests for {name!r}"
         assert (REPO / "plugins" / name / "tests").is_dir()

@@ -1,5 +1,5 @@
-"""A run folder in Python: how it ended, its episodes, its report (the `suite report --format json` object) and both
-as pandas DataFrames."""
+"""A run folder in Python: how it ended, its episodes, its report (the `suite report --format json` object, the HTML
+site) and both as pandas DataFrames."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from suite.contract.extras import Requirement, check_requirements
 from suite.launch.reporting import report_summary
 from suite.report import render
 from suite.report.export import episode_rows
+from suite.report.html import build_site
 from suite.report.render import csv_records
 from suite.store.run_folder import RunStore
 from suite.store.runsdir import find_run
@@ -67,6 +68,13 @@ class Run:
         episodes = [_flat(r) for r in episode_rows(roots)]
         headline = csv_records(self._summary(others, reference))
         return Frames(pandas.DataFrame.from_records(episodes), pandas.DataFrame.from_records(headline))
+
+    def site(self, out: str | Path, *others: Run | str | Path, reference: bool | None = None) -> Path:
+        """Write the HTML report of this run and `others` into the folder `out`, as `suite report --format html --out`
+        does; returns its page (index.html)."""
+        roots = [self.root, *(run_folder(o) for o in others)]
+        host, summary = report_summary(roots, reference)
+        return build_site(host, summary, roots, Path(out))
 
     def _summary(self, others: tuple[Run | str | Path, ...], reference: bool | None) -> dict[str, Any]:
         return report_summary([self.root, *(run_folder(o) for o in others)], reference)[1]

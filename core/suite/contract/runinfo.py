@@ -9,7 +9,9 @@ from typing import Any
 
 @dataclass
 class RunInfo:
-    """A run's identity and settings, as passed to `on_run_start`, `on_episode_end` and `on_run_end`."""
+    """A run's identity and settings, as passed to `on_run_start`, `on_episode_end` and `on_run_end`: `meta` is the
+    run's stored metadata (versions, data and its SHA-256, selection), `config` the run's resolved config as a plain
+    dict with every credential redacted (`suite.contract.secrets`), a resumed run's with the resume's changes."""
 
     run_id: str
     path: Path
@@ -18,3 +20,4 @@ class RunInfo:
     model: str | None
     seed: int
     meta: dict[str, Any] = field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=dict)

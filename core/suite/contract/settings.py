@@ -18,7 +18,7 @@ from suite.contract.schemas import load_schema, validator_for
 
 CORE_SCHEMA = Path(__file__).parents[1] / "jsonschemas" / "config.schema.json"
 #: The sections the core's schema describes; every other top-level section belongs to a benchmark.
-CORE_SECTIONS = ("run", "model", "ray", "report")
+CORE_SECTIONS = ("run", "model", "ray", "tracking", "report")
 
 Schema = Mapping[str, Any] | Path
 
@@ -92,7 +92,7 @@ def check_settings(cfg: DictConfig, schemas: Mapping[str, Schema | None], flags:
     except OmegaConfBaseException as exc:
         raise ConfigError(f"config: {str(exc).splitlines()[0]}") from None
     assert isinstance(plain, dict)
-    sections: list[tuple[str, Any, Schema]] = [("", {k: plain.get(k) for k in CORE_SECTIONS}, CORE_SCHEMA)]
+    sections: list[tuple[str, Any, Schema]] = [("", {k: plain[k] for k in CORE_SECTIONS if k in plain}, CORE_SCHEMA)]
     sections += [(f"{bench}.", plain.get(bench) or {}, schema) for bench, schema in schemas.items() if schema]
     for prefix, instance, schema in sections:
         error = best_match(validator_for(schema_dict(schema)).iter_errors(instance))

@@ -168,13 +168,17 @@ def disabled_plugins() -> set[str]:
     return {n.strip() for n in os.environ.get(DISABLE_ENV, "").split(",") if n.strip()}
 
 
-def modules_from_env() -> dict[str, ModuleType]:
-    """Extra plugin modules named in SUITE_PLUGIN_MODULES=name=module,... (for developing a plugin in place)."""
-    found = {}
+def modules_from_env() -> dict[str, ModuleType | object]:
+    """Extra plugins named in SUITE_PLUGIN_MODULES=name=module,... (for developing a plugin in place); as in an entry
+    point, `name=module:attribute` names an object of the module (a plugin instance)."""
+    found: dict[str, ModuleType | object] = {}
     for item in os.environ.get(MODULES_ENV, "").split(","):
         if item.strip():
-            name, _, module = item.strip().partition("=")
-            found[name] = importlib.import_module(module or name)
+            name, _, target = item.strip().partition("=")
+            module, _, attribute = (target or name).partition(":")
+            found[name] = importlib.import_module(module)
+            if attribute:
+                found[name] = getattr(found[name], attribute)
     return found
 
 

@@ -29,6 +29,10 @@ RUN_FLAGS = {
     "protocol": "run.protocol",
 }
 
+#: What each tracker of `run.trackers` needs installed (the trackers themselves are the plugins of suite_trackers).
+TRACKER_EXTRAS = {"wandb": Requirement("run.trackers=[wandb]", "wandb", "wandb"),
+                  "mlflow": Requirement("run.trackers=[mlflow]", "mlflow", "mlflow")}
+
 
 @dataclass(frozen=True)
 class Options:
@@ -106,6 +110,7 @@ def apply_data_dir(cfg: DictConfig, benchmarks: list[str], data_dir: str | None)
 def check_extras(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> None:
     """Refuse, in one line naming the extra, a setting whose optional package is not installed."""
     needed = [Requirement("--executor ray", "ray", "ray")] if str(cfg.run.executor) == "ray" else []
+    needed += [TRACKER_EXTRAS[name] for name in split_names(cfg.run.get("trackers")) if name in TRACKER_EXTRAS]
     for bench in benchmarks:
         requires = host.benchmark(bench).requires
         needed += list(requires(cfg.get(bench) or OmegaConf.create({}))) if requires is not None else []

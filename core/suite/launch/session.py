@@ -150,7 +150,8 @@ def start_session(
 
     store = RunStore.create(runner.run_dir_names(out, runs_dir(cfg.run.get("runs_dir"))), fill)
     root = store.root
-    info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)
+    info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta,
+                   configmod.redacted(cfg))
     labels = {b: c.label for b, c in choices.items()}
     workers = _call_workers(cfg, model)
     return runner.RunSession(host, cfg, store, info, labels, model=model, call_workers=workers), tasks
@@ -185,6 +186,7 @@ def resume_session(host: PluginHost, root: Path, options: Options) -> tuple[runn
 def _reopened(host: PluginHost, root: Path, store: RunStore, options: Options) -> tuple[runner.RunSession, list]:
     """The session of a locked run folder, its unfinished episodes planned."""
     saved = saved_run_config(host, root / CONFIG_NAME, list(store.meta()["benchmarks"]))
+    _tracker_settings(saved)
 
     def command_line(cfg: DictConfig) -> None:
         apply_options(cfg, options, RUN_FLAGS)
@@ -215,16 +217,27 @@ def _reopened(host: PluginHost, root: Path, store: RunStore, options: Options) -
     model = _model_client(cfg, host, benchmarks, cache_scope)
     _warn_before(cfg, host, benchmarks, model, tasks)
     store.set_meta(status="running", resumed_at=time.time(), cache_scope=cache_scope)
-    info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta)
+    info = RunInfo(root.name, root, benchmarks, str(cfg.run.agent), cfg.run.model, int(cfg.run.seed), meta,
+                   configmod.redacted(cfg))
     labels = {b: f"{d['kind']}:{d['path']}" for b, d in meta.get("data", {}).items()}
     return runner.RunSession(host, cfg, store, info, labels, model=model,
                              call_workers=_call_workers(cfg, model)), tasks
 
 
+def _tracker_settings(cfg: DictConfig) -> None:
+    """Give the config of a run folder saved before the trackers existed their settings, off, so that a resume may
+    switch them on (`run.trackers`, `tracking.*`)."""
+    defaults = configmod.defaults([])
+    if "trackers" not in cfg.run:
+        cfg.run.trackers = defaults.run.trackers
+    if "tracking" not in cfg:
+        cfg.tracking = defaults.tracking
+
+
 #: What a resumed run may change: how it runs, never what it measures (the saved config says that). Model params
 #: only where the model is reached (endpoint, credentials, timeout), not how it answers.
 RESUMABLE_KEYS = ("run.concurrency", "run.max_cost", "run.executor", "run.episode_timeout_s", "run.out",
-                  "run.repeat_warning", "run.cost_warning_usd", "ray.",
+                  "run.repeat_warning", "run.cost_warning_usd", "run.trackers", "tracking.", "ray.",
                   "report.", "model.cache", "model.call_workers", "model.retries", "model.backoff_", "model.rpm",
                   "model.tpm", "model.price_per_mtok", "model.params.api_base", "model.params.base_url",
                   "model.params.api_key", "model.params.api_version", "model.params.timeout",
