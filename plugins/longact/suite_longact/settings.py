@@ -54,6 +54,8 @@ CONFIG_SCHEMA: dict[str, Any] = {
 
 HOLOMIND_MODULES = ("high_planner", "low_planner", "executor", "critic")
 HOLOMIND_ABLATIONS = ("high_planner", "episodic_memory", "critic")  # the paper's Table 4 rows
+#: when the critic judges: after every raw action of a skill (the paper's) or once when the skill has ended
+CRITIC_EVERY = ("step", "skill")
 _MODULE = {"type": "object", "additionalProperties": False,
            "properties": {"model": {"type": ["string", "null"], "minLength": 1}}}
 #: what `agent.holomind` accepts (checked when the agent is made, before its first call)
@@ -67,6 +69,7 @@ HOLOMIND_SCHEMA: dict[str, Any] = {
         "max_escalations": {"type": "integer", "minimum": 0},
         "history": {"type": "integer", "minimum": 0},
         "shared_experience": {"type": "boolean"},
+        "critic_every": one_of(CRITIC_EVERY),
         "ablate": {"type": ["string", "null"], "enum": [None, *HOLOMIND_ABLATIONS]},
         "images": {"type": "array", "items": one_of(IMAGE_MODES), "uniqueItems": True},
         "image_modules": {"type": "array", "items": one_of(HOLOMIND_MODULES), "uniqueItems": True},

@@ -138,3 +138,46 @@ def test_bad_holomind_settings_fail_in_one_line() -> None:
         cfg = OmegaConf.create({"agent": {"holomind": bad}})
         with pytest.raises(ConfigError, match=words.replace(".", r"\.")):
             HoloMindAgent(AgentContext(None, "longact", cfg, ModelClient("scripted/holo-a")))
+
+
+def test_the_critic_can_judge_every_raw_action_as_the_paper_does() -> None:
+    """`critic_every=step`: the critic watches each raw action of a running skill (one call per action, the paper's
+    protocol) on top of the verdict at the skill's end; `skill` (the default) makes no such call. A watcher that
+    answers anything but Pass stops the skill at once."""
+    def run(every: str, watch: str) -> tuple[list[str], Any, Recorder, HoloMindAgent]:
+        calls: list[str] = []
+        base = chef(calls)
+
+        def reply(messages: list[dict[str, Any]]) -> str:
+            if "watching one of its skills" in messages[0]["content"]:
+                calls.append("watch")
+                return json.dumps({"verdict": watch, "diagnosis": "stop here" if watch != "Pass" else "fine"})
+            return base(messages)
+
+        register_script(f"holo-watch-{every}-{watch}", reply)
+        env = kitchen_env([])
+        apple, knife, counter = first(env, "Apple"), first(env, "Knife"), first(env, "CounterTop")
+        items = [{"object_id": apple.id, "object_type": "Apple", "attr": "isSliced", "target": True}]
+        env = kitchen_env(items, images=[], image_size=300, opaque_ids=True)
+        put_on(env.world, apple.id, counter.id)
+        put_on(env.world, knife.id, counter.id)
+        env.task.max_steps = 120
+        env.task.data["instruction"] = "Slice the apple."
+        cfg = OmegaConf.create({"agent": {"holomind": {"critic_every": every}}})
+        agent = HoloMindAgent(AgentContext(None, "longact", cfg, ModelClient(f"scripted/holo-watch-{every}-{watch}")))
+
+        class Host:
+            def call(self, hook: str, bench: str, **kw: Any) -> Any:
+                return env if hook == "make_env" else settle(kw["task"], kw["trajectory"], kw["env"], {})
+
+        sink = Recorder()
+        result = asyncio.run(run_episode(Host(), env.task, agent, {}, sink))
+        return calls, result, sink, agent
+
+    calls, result, sink, _ = run("step", "Pass")
+    assert result.settlement.outcome == "success"
+    assert calls.count("watch") == len(sink.steps) - 1  # every raw action but the final Stop
+    calls, result, sink, _ = run("skill", "Pass")
+    assert result.settlement.outcome == "success" and "watch" not in calls
+    calls, _, _, agent = run("step", "Refine")
+    assert any(t.startswith("critic stopped") for t in agent.trace)

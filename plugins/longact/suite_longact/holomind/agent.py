@@ -49,6 +49,7 @@ class HoloMindAgent(Agent):
         self.max_replans = int(section.get("max_replans", 1))
         self.max_escalations = int(section.get("max_escalations", 1))
         self.shared = bool(section.get("shared_experience", False))
+        self.critic_every = str(section.get("critic_every") or "skill")
         self.history_len = int(section.get("history", 12))
         self.ablate = section.get("ablate")
         self.prompt_dir = section.get("prompt_dir")
@@ -137,8 +138,12 @@ class HoloMindAgent(Agent):
     def _budget(self) -> int:
         return self.max_steps - self.steps - 1
 
-    async def _skill(self, skill: str, target: str | None) -> AsyncIterator[dict[str, Any] | SkillResult]:
+    async def _skill(self, skill: str, target: str | None,
+                     plan: str | None = None) -> AsyncIterator[dict[str, Any] | SkillResult]:
+        """The skill's raw actions, then its result; with `critic_every=step` (and a `plan`) the critic judges the
+        skill after each of its actions, and anything but Pass stops it there."""
         gen = run_skill(self.body, skill, target)
+        call = f"{skill} {target or ''}".strip()
         while True:
             if self._budget() <= 0:
                 gen.close()
@@ -149,7 +154,18 @@ class HoloMindAgent(Agent):
             except StopIteration as stop:
                 yield stop.value
                 return
-            yield action
+            yield action  # resumed once the action's observation is in the memories
+            if plan is not None and self.critic_every == "step" and self.modules is not None:
+                last = (self.body.data or {}).get("last") or {}
+                result = f"{action} -> {'ok' if last.get('success') else 'failed'} {last.get('error') or ''}"
+                verdict, diagnosis, rule = await self.modules.watch(plan, call, result.strip(), self._visible(),
+                                                                    self._memory(4), self._experience())
+                self._learn(rule)
+                if verdict != "Pass":
+                    gen.close()
+                    self.trace.append(f"critic stopped {call}: {verdict}")
+                    yield SkillResult(False, diagnosis or f"the critic stopped the skill ({verdict})")
+                    return
 
     async def _loop(self, instruction: str) -> AsyncIterator[dict[str, Any]]:
         m = self.modules
@@ -217,7 +233,7 @@ class HoloMindAgent(Agent):
                     skill, target = await m.translate(sub, self._known(sub), self._visible(), sub_feedback)
                     result = SkillResult(False, "the executor named no skill")
                     if skill:
-                        async for item in self._skill(skill, target):
+                        async for item in self._skill(skill, target, plan if critic else None):
                             if isinstance(item, SkillResult):
                                 result = item
                             else:

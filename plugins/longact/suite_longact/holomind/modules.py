@@ -208,6 +208,15 @@ class Modules:
                              f"Now: {state}\n\nExperience:\n{experience}")
         return self._verdict(out)
 
+    async def watch(self, plan: str, call: str, result: str, visible: str, state: str,
+                    experience: str) -> tuple[str, str, str | None]:
+        """(verdict, diagnosis, rule) on a skill still running, after one of its raw actions: Pass lets it go on
+        (or notes the sub-goal done), Refine stops it for another try, Replan sends the failure up."""
+        out = await self.ask("critic", "critic_step",
+                             f"{plan}\nSkill running: {call}\nLast action: {result}\n\nIn view now:\n{visible}\n\n"
+                             f"Now: {state}\n\nExperience:\n{experience}")
+        return self._verdict(out)
+
     async def review(self, goal: str, subgoals: list[str], known: str, visible: str,
                      experience: str) -> tuple[str, str, str | None]:
         """The critic's review of the low-level planner's sub-goals before any runs: (verdict, diagnosis, rule)."""
