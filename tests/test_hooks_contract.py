@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from suite.cli import run as run_command
 from suite.cli.main import main
 from suite.contract import hookspecs
 from suite.contract.errors import PluginError
@@ -131,7 +130,8 @@ def test_hook_settle(host: Any) -> None:
 
 def _run_with_tracker(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Tracker:
     tracker = Tracker()
-    monkeypatch.setattr(run_command, "build_host", lambda: build_host(extra={"tracker": tracker}))
+    # `suite run` imports build_host when it runs (after its quick model check), so it finds this one
+    monkeypatch.setattr("suite.engine.host.build_host", lambda: build_host(extra={"tracker": tracker}))
     assert main(["run", "--plugins", "template", "--agent", "oracle", "--limit", "3", "--out", str(tmp_path / "r"),
                  "--no-report"]) == 0
     return tracker

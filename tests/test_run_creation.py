@@ -16,12 +16,12 @@ RUN = ["run", "--plugins", "template", "--agent", "oracle", "--limit", "3", "--n
 #: Dies (as a kill -9 would: no cleanup) right after the named step of creating a run.
 DIE_AFTER = """
 import os, sys
-from suite.cli import run as run_command
 from suite.engine import runner
+from suite.launch import session
 from suite.store import run_folder as store
 owner, name = {"lock": (store.RunStore, "lock"), "config": (runner, "save_config"),
                "meta": (store.RunStore, "set_meta"), "episodes": (store.RunStore, "add_episodes"),
-               "created": (run_command, "execute_session")}[sys.argv[1]]
+               "created": (session, "execute_session")}[sys.argv[1]]
 original = getattr(owner, name)
 def dying(*args, **kwargs):
     if name != "execute_session":

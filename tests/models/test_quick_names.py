@@ -3,14 +3,16 @@ exactly what the full check says."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from suite.contract.errors import ConfigError
 from suite.models import quick_names
 from suite.models.litellm_setup import load_litellm
-from suite.models.preflight import _unplaced, check_model
+from suite.models.preflight import _provider_and_name, _unplaced, check_model
 
 TYPOS = ["gemini-3.1-pro", "gpt4o", "lama-3.3-70b", "qwen2.5-vl", "totally-made-up", "GPT-4O", "mistral-larg",
          "claude-3-5-sonnet", "foo/bar", "opneai/gpt-4o", "antrhopic/claude-sonnet-4-5"]
@@ -93,3 +95,29 @@ def test_leaves_everything_uncertain_to_litellm(monkeypatch: pytest.MonkeyPatch)
     assert not quick_names.certainly_unplaced("my-model", {"api_base": "http://127.0.0.1:9"}, known)
     monkeypatch.setenv("USE_LITELLM_PROXY", "true")
     assert not quick_names.certainly_unplaced("my-model", {}, known)
+
+
+@pytest.mark.parametrize("model", ["claude-3-5-sonnet", "gemini-3.1-pro", "gpt-4o-mni", "mistral-larg", "gpt4o"])
+def test_every_suggested_name_is_in_litellms_model_list(model: str) -> None:
+    """`use --model X` and the other providers' names are all names litellm's model list holds."""
+    known = quick_names.files(["scripted"])
+    listed = {"/".join(_provider_and_name(key, entry, known.provider_list)) for key, entry in known.model_cost.items()}
+    message = _unplaced(known, model)
+    suggested = re.findall(r"use --model (\S+?)[ ,]|(?:models: |, )([\w.-]+/[\w.:-]+)", message + " ")
+    names = [name for pair in suggested for name in pair if name]
+    assert names and set(names) <= listed, message
+
+
+def test_suite_run_refuses_before_importing_the_runner_plugins_or_litellm(tmp_path: Path) -> None:
+    """`suite run --model <typo>` is refused in a fresh process before the runner, the plugins or litellm are
+    imported (the seconds the check must not take)."""
+    script = (
+        "import sys\n"
+        "from suite.cli.main import main\n"
+        f"code = main(['run', '--plugins', 'omniear', '--model', sys.argv[1], '--out', {str(tmp_path / 'r')!r}])\n"
+        "print(code, *(m in sys.modules for m in ('suite.engine.runner', 'suite_omniear', 'litellm')))\n")
+    for model in ("foo/bar", "claude-3-5-sonnet", "gemini-3.1-pro"):
+        done = subprocess.run([sys.executable, "-c", script, model], capture_output=True, text=True, check=True)
+        assert done.stdout.split() == ["2", "False", "False", "False"], (model, done.stdout, done.stderr)
+        assert "use --model" in done.stderr or "no provider" in done.stderr
+    assert not (tmp_path / "r").exists()

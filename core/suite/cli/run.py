@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from suite.cli.output import EXIT_INFRA_FAILURES, EXIT_INTERRUPTED, EXIT_MODEL_FAILED, EXIT_STOPPED
-from suite.engine import runner
-from suite.engine.host import build_host
-from suite.launch.compose import Options
-from suite.launch.consoles import console, err_console
-from suite.launch.session import execute_session, open_session
-from suite.report import render, summarize
-from suite.store.infra import summarize_infra
-from suite.store.runsdir import find_run
+
+if TYPE_CHECKING:
+    from suite.engine import runner
 
 
 def _finish(session: runner.RunSession, status: str, show_report: bool) -> int:
+    from suite.launch.consoles import console, err_console
+    from suite.report import render, summarize
+    from suite.store.infra import summarize_infra
+
     root = session.store.root
     unfinished = len(session.store.unfinished())
     infra = summarize_infra(session.store.records())
@@ -42,8 +42,26 @@ def _finish(session: runner.RunSession, status: str, show_report: bool) -> int:
     return 0 if infra is None else EXIT_INFRA_FAILURES
 
 
+def _check_model_first(args: argparse.Namespace) -> None:
+    """Refuse a `--model` litellm certainly cannot place before the seconds of importing the runner and plugins,
+    where nothing else on the command line (a config file, an override, an agent, a resumed run) can change
+    which model runs or how litellm places it; the full check still runs in the session."""
+    overrides = [o for o in getattr(args, "overrides", None) or [] if o.startswith(("model", "run"))]
+    if args.model and not (args.resume or args.agent or getattr(args, "config_files", None) or overrides):
+        from suite.models.preflight import refuse_certainly_unplaced
+
+        refuse_certainly_unplaced(str(args.model))
+
+
 def command(args: argparse.Namespace) -> int:
     """`suite run`: run benchmarks (or resume a run) and print the table."""
+    _check_model_first(args)
+    # imported here, after the quick model check: the runner and the plugins take seconds to import
+    from suite.engine.host import build_host
+    from suite.launch.compose import Options
+    from suite.launch.session import execute_session, open_session
+    from suite.store.runsdir import find_run
+
     host = build_host()
     session, tasks = open_session(host, Options.of(args), find_run(args.resume) if args.resume else None)
     status = execute_session(session, tasks)

@@ -26,9 +26,7 @@ PROVIDER_PARAMS = ("custom_llm_provider", "api_base")
 def check_model(model: str, params: Mapping[str, Any] | None = None) -> str:
     """The provider litellm will call for `model`; a one-line ConfigError naming what to pass otherwise (a bare name
     litellm certainly cannot place is refused from litellm's files, before the seconds its import takes)."""
-    known = None if "litellm" in sys.modules else quick_names.files(["scripted"])  # imported: it may hold more
-    if known is not None and quick_names.certainly_unplaced(model, params or {}, known):
-        raise ConfigError(_unplaced(known, model))
+    refuse_certainly_unplaced(model, params)
     litellm = load_litellm()
     kwargs = {k: v for k, v in (params or {}).items() if k in PROVIDER_PARAMS and v}
     try:
@@ -41,6 +39,14 @@ def check_model(model: str, params: Mapping[str, Any] | None = None) -> str:
         except LookupError as exc:
             raise ConfigError(f"--model {model}: {exc}{_did_you_mean(name, registered_scripts())}") from None
     return str(provider)
+
+
+def refuse_certainly_unplaced(model: str, params: Mapping[str, Any] | None = None) -> None:
+    """A one-line ConfigError for a name litellm certainly cannot place, decided from litellm's files without
+    importing it (about a second less than importing it); nothing where that is not certain."""
+    known = None if "litellm" in sys.modules else quick_names.files(["scripted"])  # imported: it may hold more
+    if known is not None and quick_names.certainly_unplaced(model, params or {}, known):
+        raise ConfigError(_unplaced(known, model))
 
 
 def providers(litellm: Any) -> list[str]:
@@ -62,7 +68,12 @@ def _unplaced(litellm: Any, model: str) -> str:
     if not candidates:
         return (f"--model {model}: litellm cannot tell which provider serves it; name it as <provider>/{model} "
                 f"(e.g. openai/{model}, or hosted_vllm/{model} with model.params.api_base=...; all: {PROVIDERS_PAGE})")
-    names = [known_name(litellm, provider, model, known) for provider in candidates]
+    starting = [name for provider in candidates if (name := known_name(litellm, provider, model, known, False))]
+    nearest = [name for provider in candidates if (name := known_name(litellm, provider, model, known))]
+    names = list(dict.fromkeys(starting + nearest))  # names that start with `model` before merely similar ones
+    if not names:
+        return (f"--model {model}: litellm cannot tell which provider serves it, and its model list has no name "
+                f"like it; name it as <provider>/{model} (e.g. {candidates[0]}/{model}; all: {PROVIDERS_PAGE})")
     message = f"--model {model}: litellm cannot tell which provider serves it; use --model {names[0]}"
     if names[0] != f"{candidates[0]}/{model}":
         message += " (the nearest name in litellm's model list)"
@@ -71,14 +82,17 @@ def _unplaced(litellm: Any, model: str) -> str:
     return message
 
 
-def known_name(litellm: Any, provider: str, model: str, known: list[str]) -> str:
+def known_name(litellm: Any, provider: str, model: str, known: list[str], close: bool = True) -> str | None:
     """`provider/model` as litellm's model list spells it: the name itself where listed, else the shortest listed
     name of that provider that starts with `model` (`gemini-3.1-pro` -> `gemini/gemini-3.1-pro-preview`), else
-    `provider/model` unchanged."""
-    listed = sorted((len(name), name) for name in (_provider_and_name(key, entry, known)
-                                                   for key, entry in litellm.model_cost.items())
-                    if name[0] == provider and name[1].startswith(model))
-    return f"{provider}/{listed[0][1][1]}" if listed else f"{provider}/{model}"
+    (with `close`) the provider's listed name most like it; None where that provider lists none."""
+    listed = {name for p, name in (_provider_and_name(key, entry, known) for key, entry in litellm.model_cost.items())
+              if p == provider}
+    starting = sorted((len(name), name) for name in listed if name.startswith(model))
+    if starting:
+        return f"{provider}/{starting[0][1]}"
+    similar = difflib.get_close_matches(model, sorted(listed), n=1, cutoff=0.8) if close else []
+    return f"{provider}/{similar[0]}" if similar else None
 
 
 def _provider_and_name(key: str, entry: Mapping[str, Any], known: list[str]) -> tuple[str, str]:

@@ -84,9 +84,11 @@ def _stance(ctl: Controller, standing: bool) -> None:
 
 def _teleport(ctl: Controller, args: dict[str, Any], full: bool) -> None:
     a = ctl.world.agent
+    if "position" not in args and "x" in args and "z" in args:  # AI2-THOR also takes the position as x, y, z
+        args = {**args, "position": {"x": args["x"], "z": args["z"]}}
     needed = ("position", "rotation", "horizon", "standing")
     if full and any(k not in args for k in needed):
-        raise ActionError("TeleportFull needs position, rotation, horizon and standing")
+        raise ActionError("TeleportFull needs position (or x, y, z), rotation, horizon and standing")
     pos = args.get("position", {"x": a.x, "z": a.z})
     rot = args.get("rotation", a.yaw)
     yaw = float(rot["y"] if isinstance(rot, dict) else rot)
@@ -336,12 +338,12 @@ ACTIONS: dict[str, tuple[Handler, tuple[str, ...], bool]] = {
     "Stand": (lambda c, a: _stance(c, True), (), False),
     "Teleport": (
         lambda c, a: _teleport(c, a, False),
-        ("position", "rotation", "horizon", "standing", "forceAction"),
+        ("position", "x", "y", "z", "rotation", "horizon", "standing", "forceAction"),
         False,
     ),
     "TeleportFull": (
         lambda c, a: _teleport(c, a, True),
-        ("position", "rotation", "horizon", "standing", "forceAction"),
+        ("position", "x", "y", "z", "rotation", "horizon", "standing", "forceAction"),
         False,
     ),
     "GetReachablePositions": (_reachable, (), False),

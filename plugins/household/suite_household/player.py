@@ -9,7 +9,10 @@ first; an END_OF_MESSAGE header ends each message.
 
 Scenes are household scene files (`suite_household.scene_io`) named `<scene name>.json` in the folders given by
 `--scenes DIR` or `SUITE_HOUSEHOLD_SCENES` (os.pathsep-separated): `Reset` to a name (FloorPlan names may carry
-ai2thor's `_physics` suffix) and `CreateHouse` with a house whose `metadata.name` names one. See docs/household.md.
+ai2thor's `_physics` suffix) and `CreateHouse` with a house whose `metadata.name` names one. Every other iTHOR name
+(FloorPlan1-30 kitchens, 201-230 living rooms, 301-330 bedrooms, 401-430 bathrooms) is a room of that type generated
+from a seed taken from the name, and any other ProcTHOR house a house generated with its rooms' types, seeded from
+the house. See docs/household.md.
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ import argparse
 import json
 import math
 import os
+import re
 import struct
 import sys
+import zlib
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -27,6 +32,7 @@ import numpy as np
 
 from suite_household.actions import ACTIONS, ActionError
 from suite_household.controller import Controller, Event
+from suite_household.generator import ROOM_TYPES, floorplan_room_type, generate_house, generate_room
 from suite_household.geometry import facing_pose
 from suite_household.scene_io import load_scene
 from suite_household.visibility import visible_objects
@@ -48,6 +54,21 @@ STEP_KEYS = ("sequenceId", "renderObjectImage", "renderClassImage", "renderSeman
              "renderInstanceSegmentation", "renderDepthImage")
 #: Poses are offered within this distance of the object's box, those nearest ARM_LENGTH first (metres).
 POSE_RADIUS, ARM_LENGTH = 1.25, 0.6
+#: AI2-THOR's iTHOR scenes: 30 of each room type, numbered from 1, 201, 301 and 401.
+ITHOR_NUMBERS = (*range(1, 31), *range(201, 231), *range(301, 331), *range(401, 431))
+ITHOR_NAME = re.compile(r"FloorPlan(\d+)(_physics)?")
+#: What a generated ProcTHOR house reports as its scene name, as AI2-THOR does for every ProcTHOR house.
+PROCEDURAL = "Procedural"
+
+
+def stable_seed(text: str) -> int:
+    """A seed that is the same for the same text in every process (str hashes are salted per process)."""
+    return zlib.crc32(text.encode())
+
+
+def ithor_names() -> list[str]:
+    """Every iTHOR scene name, each also with ai2thor's `_physics` suffix."""
+    return [f"FloorPlan{n}{suffix}" for n in ITHOR_NUMBERS for suffix in ("", "_physics")]
 
 
 class SceneLibrary:
@@ -59,16 +80,36 @@ class SceneLibrary:
     def names(self) -> list[str]:
         """Every scene name the folders hold (FloorPlan names also with ai2thor's `_physics` suffix)."""
         names = {p.stem for folder in self.folders if folder.is_dir() for p in folder.glob("*.json")}
-        return sorted(names | {f"{n}_physics" for n in names if n.startswith("FloorPlan")})
+        return sorted(names | {f"{n}_physics" for n in names if n.startswith("FloorPlan")} | set(ithor_names()))
 
     def load(self, name: str) -> Scene:
-        """The scene called `name`; ActionError when no folder holds it."""
+        """The scene called `name`: from the folders, else generated for an iTHOR name; ActionError otherwise."""
         stem = name.removesuffix("_physics") if name.startswith("FloorPlan") else name
         for folder in self.folders:
             path = folder / f"{stem}.json"
             if path.is_file():
                 return load_scene(path)
-        raise ActionError(f"Scene {name!r} is not in the player's scene folders ({SCENES_ENV})")
+        found = ITHOR_NAME.fullmatch(name)
+        if found and int(found.group(1)) in ITHOR_NUMBERS:
+            return generate_room(floorplan_room_type(stem), stable_seed(stem), name=name)
+        raise ActionError(f"Scene {name!r} is neither an iTHOR scene nor in the player's scene folders "
+                          f"({SCENES_ENV})")
+
+    def house(self, house: dict[str, Any]) -> Scene:
+        """The scene of a ProcTHOR house: the one its `metadata.name` names in the folders, else a house of its
+        rooms' types generated from a seed taken from the house; ActionError for a room type we cannot build."""
+        name = str((house.get("metadata") or {}).get("name"))
+        if any((folder / f"{name}.json").is_file() for folder in self.folders):
+            return self.load(name)
+        types = [str(room.get("roomType")) for room in house.get("rooms") or []]
+        unknown = sorted({t for t in types if t not in ROOM_TYPES})
+        if not types or unknown:
+            raise ActionError(f"CreateHouse: the household player builds rooms of type {', '.join(ROOM_TYPES)}; "
+                              f"this house has {', '.join(unknown) or 'no rooms'}")
+        try:
+            return generate_house(stable_seed(json.dumps(house, sort_keys=True)), types, name=PROCEDURAL)
+        except RuntimeError as exc:
+            raise ActionError(f"CreateHouse: {exc}") from None
 
 
 class Player:
@@ -154,8 +195,7 @@ class Player:
         self._rebuild()
 
     def _house(self, action: dict[str, Any]) -> None:
-        house = action.get("house") or {}
-        self.scene = self.library.load(str((house.get("metadata") or {}).get("name")))
+        self.scene = self.library.house(action.get("house") or {})
         self._rebuild()
 
     def _initialize(self, action: dict[str, Any]) -> dict[str, float]:

@@ -92,8 +92,8 @@ def test_interactable_poses_see_the_object_and_disabled_objects_are_gone(kitchen
 def test_an_unknown_scene_names_the_scene_folders(kitchen) -> None:
     c = _controller()
     try:
-        with pytest.raises(ValueError, match="FloorPlan9"):  # not in GetScenesInBuild's answer
-            c.reset("FloorPlan9")
+        with pytest.raises(ValueError, match="FloorPlan31"):  # no iTHOR scene, not in GetScenesInBuild
+            c.reset("FloorPlan31")
     finally:
         c.stop()
 
