@@ -1,8 +1,10 @@
 """The Improvement Rate (IR): the mean over k = 2..n of the slope of the k segment slopes of the score curve.
 
-Both regression layers run on normalised time (step t / T, segment j / k). The paper leaves the normalisation
-open, but its magnitudes (-1.12 ... 1.78; App. D maps IR values to power-law curves) need one: with this one a
-curve s_t = (t / T)^a gives IR 0 for a = 1, 2.00 for a = 2 and 3.00 for a = 3 (tests/test_improvement.py).
+By default both regression layers run on normalised time (step t / T, segment j / k: `ir.regress_on=time`). The
+paper's printed formula (App. D.2) regresses on the index (i = 1..m within a segment, j = 1..k across them:
+`ir.regress_on=index`), which makes IR grow with the episode's length; its magnitudes (-1.12 ... 1.78; App. D maps
+IR values to power-law curves) need the normalised reading: with it a curve s_t = (t / T)^a gives IR 0 for a = 1,
+2.00 for a = 2 and 3.00 for a = 3 (tests/test_improvement.py).
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ def _slope(y: np.ndarray, x: np.ndarray) -> float:
     return float((xc * (y - y.mean())).sum() / den) if den > 0 else 0.0
 
 
-def improvement_rate(scores: Sequence[float] | np.ndarray, n: int = 10) -> float | None:
-    """IR of the score sequence s_0..s_T; None when it is too short for two segments of two points."""
+def improvement_rate(scores: Sequence[float] | np.ndarray, n: int = 10, regress_on: str = "time") -> float | None:
+    """IR of the score sequence s_0..s_T, regressing on normalised time (`time`) or on the index as printed
+    (`index`); None when it is too short for two segments of two points."""
     s = np.asarray(scores, dtype=float)
     T = len(s) - 1
     if T < 3:
@@ -33,8 +36,12 @@ def improvement_rate(scores: Sequence[float] | np.ndarray, n: int = 10) -> float
         segs = np.array_split(np.arange(T + 1), k)
         if min(len(g) for g in segs) < 2:
             break
-        alphas = np.array([_slope(s[g], t[g] / T) for g in segs])
-        rates.append(_slope(alphas, np.arange(1, k + 1, dtype=float) / k))
+        if regress_on == "index":
+            alphas = np.array([_slope(s[g], np.arange(1, len(g) + 1, dtype=float)) for g in segs])
+            rates.append(_slope(alphas, np.arange(1, k + 1, dtype=float)))
+        else:
+            alphas = np.array([_slope(s[g], t[g] / T) for g in segs])
+            rates.append(_slope(alphas, np.arange(1, k + 1, dtype=float) / k))
     return float(np.mean(rates)) if rates else None
 
 

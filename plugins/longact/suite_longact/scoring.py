@@ -17,10 +17,11 @@ CURVE_POINTS = 64
 
 def ir_settings(config: Any) -> dict[str, Any]:
     """The Improvement Rate's open choices (config `ir`): n, accumulated (current | ever), axis (raw | efficiency
-    | active), normalise (none | final)."""
+    | active), normalise (none | final), regress_on (time | index)."""
     ir = config or {}
     return {"n": int(ir.get("n", 10)), "accumulated": str(ir.get("accumulated", "current")),
-            "axis": str(ir.get("axis", "raw")), "normalise": str(ir.get("normalise", "none"))}
+            "axis": str(ir.get("axis", "raw")), "normalise": str(ir.get("normalise", "none")),
+            "regress_on": str(ir.get("regress_on", "time"))}
 
 
 def settle(task: Task, trajectory: Trajectory, env: Any, config: Any) -> Settlement:
@@ -31,7 +32,7 @@ def settle(task: Task, trajectory: Trajectory, env: Any, config: Any) -> Settlem
         if settings["axis"] == "active" else None
     curve = expand(cl.curve, c.raw, len(cl.items), settings["accumulated"], settings["axis"], c.efficiency, active)
     scores = normalised(curve, settings["normalise"])
-    ir = improvement_rate(scores, settings["n"]) if scores is not None else None
+    ir = improvement_rate(scores, settings["n"], settings["regress_on"]) if scores is not None else None
     success = all(cl.status)
     changed = cl.side_effects(env.world)
     metrics: dict[str, Any] = {

@@ -12,6 +12,7 @@ IMAGE_MODES = ("rgb", "depth", "segmentation")
 ACCUMULATED = ("current", "ever")  # GC of the state now, or of items that ever held
 AXES = ("raw", "efficiency", "active")
 NORMALISE = ("none", "final")  # IR on the GC as it is, or on the GC divided by its final value
+REGRESS_ON = ("time", "index")  # IR's regressions on normalised time (default) or on the index (the printed formula)
 BACKENDS = ("household", "ai2thor")
 
 POSITIVE = {"type": "number", "exclusiveMinimum": 0}
@@ -45,6 +46,7 @@ CONFIG_SCHEMA: dict[str, Any] = {
                 "accumulated": one_of(ACCUMULATED),
                 "axis": one_of(AXES),
                 "normalise": one_of(NORMALISE),
+                "regress_on": one_of(REGRESS_ON),
             },
         },
         "env": {"type": "object", "properties": {"backend": one_of(BACKENDS)}},

@@ -61,3 +61,13 @@ def test_idling_moves_raw_ir_but_not_ir_over_active_steps() -> None:
     on_active = expand(late, 12, 6, axis="active", active=active)
     assert on_active.tolist() == alone.tolist()
     assert improvement_rate(on_active, n=3) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_the_printed_regression_on_the_index_is_a_setting() -> None:
+    """s = 0, 1, 3, 6 (T = 3; only k = 2 has segments of two points: [0, 1] and [3, 6]). On the index (App. D.2 as
+    printed) the segment slopes are 1 and 3 and their slope over j = 1, 2 is 2; on normalised time (the default)
+    they are 3 and 9 over t/T, and 12 over j/k = 0.5, 1."""
+    from suite_longact.improvement import improvement_rate
+
+    assert improvement_rate([0, 1, 3, 6], n=2, regress_on="index") == pytest.approx(2.0)
+    assert improvement_rate([0, 1, 3, 6], n=2) == pytest.approx(12.0)
