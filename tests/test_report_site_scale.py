@@ -170,3 +170,25 @@ def test_browser_says_no_scored_episodes_and_why(browser, tmp_path: Path, capsys
     assert section.find_elements("css selector", "h2 + p.no-scores")  # at the top, under the heading
     assert not section.find_elements("css selector", ".chart-rates, .chart-values, h3")
     _screenshot(browser, "no-scored-episodes.png")
+
+
+def test_parts_with_many_messages_stay_under_the_budget(tmp_path: Path) -> None:
+    """Every step with a prompt message of its own: each file, its line and the messages' keys counted, within the
+    budget; the episode read back whole."""
+    from suite.report.html.chunks import ChunkWriter, write_episode
+
+    steps = [{"index": i, "action": {"text": f"go {i}"}, "messages": [f"{i:016x}", "0" * 16]} for i in range(150)]
+    messages = {f"{i:016x}": {"role": "user", "content": f"step {i} " * 20} for i in range(150)}
+    messages["0" * 16] = {"role": "system", "content": "rules " * 100}
+    episode = {"record": {"episode_id": "e"}, "start": {}, "end": {}, "panels": [], "steps": steps,
+               "messages": messages}
+    (tmp_path / "data" / "ep").mkdir(parents=True)
+    writer = ChunkWriter(tmp_path / "data" / "ep", 5_000)
+    files = write_episode(writer, 0, dict(episode))
+    writer.flush()
+    index = {"columns": ["files"], "rows": [[files]]}
+    (tmp_path / "data" / "index.js").write_text(f"SUITE.index = {json.dumps(index)};\n", encoding="utf-8")
+    sizes = [f.stat().st_size for f in (tmp_path / "data" / "ep").iterdir()]
+    assert len(sizes) > 10 and max(sizes) <= 5_000
+    back = read_episode(tmp_path, 0)
+    assert back["steps"] == steps and back["messages"] == messages

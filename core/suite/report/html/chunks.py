@@ -3,7 +3,8 @@
 Each episode is cut into parts: part 0 (its head: record, start, end, panels, a one-line outline of every step,
 and as many first steps as fit) and, for a long episode, further parts of consecutive steps, each with the
 prompt messages its steps name. Parts are appended in order to `data/ep/<k>.js` files of at most `budget` bytes
-(a part is never split, so only a single step larger than the budget makes a file larger). The viewer loads an
+(a part is never split, so only a single step larger than the budget, or a head whose outline alone is, makes a
+file larger: at 2 MB that is an episode of over 15,000 steps with 100-character actions). The viewer loads an
 episode's head, then only the parts holding the steps it shows; frames are image files the steps reference.
 """
 
@@ -64,12 +65,12 @@ def episode_parts(episode: dict[str, Any], budget: int) -> list[str]:
     step_texts = [script_json(s) for s in steps]
     for i, text in enumerate(step_texts):
         new = [k for k in steps[i].get("messages") or [] if k in texts and k not in held]
-        grow = _size(text) + 2 + sum(_size(texts[k]) + len(k) + 4 for k in new)
+        grow = _size(text) + 2 + sum(_size(texts[k]) + len(k) + 8 for k in new)
         if size + grow > budget and (groups[-1] or len(groups) == 1):  # a new part (the head may hold none)
             groups.append([])
             held, size = set(), 64
             new = [k for k in steps[i].get("messages") or [] if k in texts]
-            grow = _size(text) + 2 + sum(_size(texts[k]) + len(k) + 4 for k in new)
+            grow = _size(text) + 2 + sum(_size(texts[k]) + len(k) + 8 for k in new)
         groups[-1].append(i)
         held.update(new)
         size += grow
