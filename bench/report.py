@@ -276,7 +276,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(figures))
         return
-    for name, what in (("10k", "episodes"), ("16k", "steps")):
+    for name in ("10k", "16k"):
         print(f"site of {figures['episodes_' + name]} episodes, {figures['steps_' + name]} steps: build "
               f"{figures['build_s_' + name]} s ({figures['build_cpu_s_' + name]} s CPU), peak memory "
               f"{figures['peak_rss_mb_' + name]} MB ({figures['rss_before_mb_' + name]} MB before the build), "
