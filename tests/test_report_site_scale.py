@@ -90,7 +90,9 @@ def test_browser_opens_every_episode_at_every_step_with_its_frames(browser, smal
         episode = read_episode(small_site, n)
         last = episode["step_count"]
         browser.execute_script(f"location.hash = 'episode={n}&step={last}'")
-        _wait(browser, lambda d, last=last: _label(d) == f"step {last} of {last}")
+        title = f"Episode {episode['record']['episode_id']}"
+        _wait(browser, lambda d, last=last, title=title: _label(d) == f"step {last} of {last}" and d.execute_script(
+            "return document.querySelector('#episode h2').textContent") == title)
         want = [i["url"] for i in episode["steps"][-1]["images"] if i["url"]]
         shown = browser.execute_script(
             "return [...document.querySelectorAll('#step-body .frames img')].map(i => i.getAttribute('src'))")

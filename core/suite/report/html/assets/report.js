@@ -428,40 +428,53 @@
       : "(ended after " + ep.step_count + ")");
   }
 
-  // the filmstrip: a cell per observation (start and every step), thumbnails loaded only when scrolled into view
-  // (with their step's part of the episode); with two episodes (side by side) each cell holds both, one above the other
+  // the filmstrip: a cell per observation (start and every step) on one track, only the cells in view and 400 px
+  // either side made (on scrolling), each drawing its thumbnail with its step's part of the episode; with two
+  // episodes (side by side) each cell holds both, one above the other. So a 16,000-step episode's strip costs what
+  // its visible cells cost.
+  const PITCH = 63;  // a cell's width and the gap after it (report.css)
   function filmstrip(eps, mark) {
     const strip = el("div", {class: "filmstrip" + (eps.length > 1 ? " double" : ""), id: "filmstrip", tabindex: "0"});
-    const seen = new IntersectionObserver((entries) => {
-      for (const e of entries) {
-        if (!e.isIntersecting) continue;
-        const cell = e.target; seen.unobserve(cell);
-        const step = Number(cell.dataset.step);
-        const draw = () => {
-          const thumbs = eps.map((ep) => {
-            const im = step <= ep.step_count ? thumbOf(ep, step) : null;
-            if (!im) return el("div", {class: "no-frame"});
-            const img = el("img", {alt: "step " + step}); img.src = im.url; return img;
-          });
-          if (thumbs.some((t) => t.tagName === "IMG")) cell.prepend(...thumbs);
-          else if (step > 0) cell.prepend(...cellText(eps, step).map((t) => el("div", {class: "cell-text"}, t)));
-        };
-        const inside = eps.filter((ep) => step <= ep.step_count);
-        let left = inside.length;
-        if (!left) draw();
-        inside.forEach((ep) => loadStep(ep, step, () => { if (--left === 0) draw(); }));
-      }
-    }, {root: strip, rootMargin: "0px 400px"});
     const total = Math.max(...eps.map((ep) => ep.step_count));
-    for (let i = 0; i <= total; i++) {
+    const track = el("div", {class: "track", style: "width: " + ((total + 1) * PITCH) + "px"});
+    strip.append(track);
+    const made = new Map();
+    const fill = (cell, step) => {
+      const draw = () => {
+        const thumbs = eps.map((ep) => {
+          const im = step <= ep.step_count ? thumbOf(ep, step) : null;
+          if (!im) return el("div", {class: "no-frame"});
+          const img = el("img", {alt: "step " + step}); img.src = im.url; return img;
+        });
+        if (thumbs.some((t) => t.tagName === "IMG")) cell.prepend(...thumbs);
+        else if (step > 0) cell.prepend(...cellText(eps, step).map((t) => el("div", {class: "cell-text"}, t)));
+      };
+      const inside = eps.filter((ep) => step <= ep.step_count);
+      let left = inside.length;
+      if (!left) draw();
+      inside.forEach((ep) => loadStep(ep, step, () => { if (--left === 0) draw(); }));
+    };
+    const cellAt = (i) => {
+      if (made.has(i)) return made.get(i);
       const [text, bad] = i ? outline(eps[0], i) : ["", 0];
       const cls = "cell" + (bad ? " bad" : "") + (mark && mark(i) ? " diverged" : "");
-      const cell = el("div", {class: cls, "data-step": String(i), title: i ? "step " + i + ": " + text.slice(0, 80) : "start"},
-        el("span", {}, String(i)));
-      cell.addEventListener("click", () => goTo(i));
-      strip.append(cell);
-      seen.observe(cell);
-    }
+      const cell = el("div", {class: cls, "data-step": String(i), style: "left: " + (i * PITCH) + "px",
+        title: i ? "step " + i + ": " + text.slice(0, 80) : "start"}, el("span", {}, String(i)));
+      made.set(i, cell);
+      track.append(cell);
+      fill(cell, i);
+      return cell;
+    };
+    const inView = () => {
+      const from = Math.max(0, Math.floor((strip.scrollLeft - 400) / PITCH));
+      const to = Math.min(total, Math.ceil((strip.scrollLeft + (strip.clientWidth || 1280) + 400) / PITCH));
+      for (let i = from; i <= to; i++) cellAt(i);
+    };
+    let queued = false;
+    strip.addEventListener("scroll", () => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; inView(); }); } });
+    strip.addEventListener("click", (e) => { const cell = e.target.closest(".cell"); if (cell) goTo(Number(cell.dataset.step)); });
+    strip.inView = inView;
+    strip.cellAt = cellAt;
     return strip;
   }
   function markStrip(step) {
@@ -469,12 +482,9 @@
     if (!strip) return;
     const old = strip.querySelector(".cell.current");
     if (old) old.classList.remove("current");
-    const cell = strip.children[step];
-    if (cell) {
-      cell.classList.add("current");
-      const left = cell.offsetLeft - strip.clientWidth / 2 + cell.clientWidth / 2;
-      strip.scrollLeft = Math.max(0, left);
-    }
+    strip.cellAt(step).classList.add("current");
+    strip.scrollLeft = Math.max(0, step * PITCH - strip.clientWidth / 2 + PITCH / 2);
+    strip.inView();  // the cells now in view (a scroll to the same place fires no event)
   }
 
   let current = null;
