@@ -11,14 +11,16 @@ run holds 5 episodes of `--steps` steps: per step a prompt of a fixed system mes
 (or 3/4 of the way) on.
 
 Each site is built by `build_site` in a child process (so its peak resident memory, `ru_maxrss`, is the build's
-alone, imports included; `rss_before_mb` is the resident size after the imports). Then headless chromium (Selenium)
+alone, imports included, the report's summary too; `rss_before_mb` is the resident size after the imports), then
+again with tracemalloc on for the site alone, after the summary: `site_peak_alloc_mb`, the peak of the Python
+allocations of writing the site, which holds one episode at a time). Then headless chromium (Selenium)
 opens the site and, best of 3 from setting the page's address, opens one episode: the last one of the 10k site; the
 last step of the last long episode (the part holding it loaded on demand, its frame drawn), and the two differing
 long episodes side by side at their last step with the first divergence found.
 
 Printed (JSON keys, `10k` and `16k` for the two sites): `build_s_*`, `build_cpu_s_*`, `peak_rss_mb_*`,
-`rss_before_mb_*`, `largest_file_bytes_*`, `data_files_*`, `episodes_*`, `steps_*` (steps in the site),
-`open_episode_ms_*`, `page_load_ms_*` (navigation start until the page is ready), `side_by_side_ms_16k`.
+`rss_before_mb_*`, `site_peak_alloc_mb_*`, `largest_file_bytes_*`, `data_files_*`, `episodes_*`, `steps_*` (steps
+in the site), `open_episode_ms_*`, `page_load_ms_*` (navigation start until the page is ready), `side_by_side_ms_16k`.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -176,8 +179,14 @@ def build(run: Path, site: Path) -> dict[str, float]:
     cfg = report_settings([run])
     summary = summarize(host, [run], cfg.bootstrap, cfg.confidence, cfg.seed)
     build_site(host, summary, [run], site)
-    return {"build_s": time.perf_counter() - start, "build_cpu_s": time.process_time() - cpu,
-            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3, "rss_before_mb": before}
+    figures = {"build_s": time.perf_counter() - start, "build_cpu_s": time.process_time() - cpu,
+               "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3, "rss_before_mb": before}
+    tracemalloc.start()  # again, the site alone (the summary made): its peak of Python allocations
+    build_site(host, summary, [run], site.with_name(site.name + "-again"))
+    figures["site_peak_alloc_mb"] = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+    shutil.rmtree(site.with_name(site.name + "-again"))
+    return figures
 
 
 def _build(run: Path, site: Path) -> dict[str, float]:
@@ -279,7 +288,8 @@ def main() -> None:
     for name in ("10k", "16k"):
         print(f"site of {figures['episodes_' + name]} episodes, {figures['steps_' + name]} steps: build "
               f"{figures['build_s_' + name]} s ({figures['build_cpu_s_' + name]} s CPU), peak memory "
-              f"{figures['peak_rss_mb_' + name]} MB ({figures['rss_before_mb_' + name]} MB before the build), "
+              f"{figures['peak_rss_mb_' + name]} MB ({figures['rss_before_mb_' + name]} MB before the build; the site "
+              f"alone allocates at most {figures['site_peak_alloc_mb_' + name]} MB), "
               f"{figures['data_files_' + name]} data files, the largest {figures['largest_file_bytes_' + name]:,} "
               f"bytes; page load {figures['page_load_ms_' + name]} ms, one episode opened in "
               f"{figures['open_episode_ms_' + name]} ms")
