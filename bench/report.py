@@ -1,21 +1,26 @@
-"""HTML report build time for 1,000 and 10,000 episodes, the page's load time for 10,000 (targets 3 s, 20 s,
-1,500 ms), and the side-by-side view opening two models' 2,000-step episodes (target 1 s).
+"""The HTML report at scale: a 10,000-episode site and a site of 5 episodes of 16,000 steps each (issue 37, 2).
 
-Run: `python bench/report.py [--json] [--dir DIR]`. It first makes two real runs of the template benchmark
-(examples/plugin-template) with its scripted model `scripted/counter-greedy` through litellm, 1,008 and 10,008
-episodes of 1 to 6 steps each (about 30 s and 5 min on 2 cores; kept in DIR and reused when DIR is given), then
-times `suite report --format html` on each (report JSON, every trace read, one data file per episode) and opens
-the 10k page in headless chromium (Selenium with the system chromium and chromedriver), from navigation start to
-the overview and the episode browser drawn.
+Run: `python bench/report.py [--json] [--dir DIR] [--episodes 10000] [--steps 16000]` (needs chromium and
+chromedriver). The run folders are synthetic but made through the real store API: a real run of the template
+benchmark (examples/plugin-template, 12 episodes of its scripted model `scripted/counter-greedy`) is copied, and
+its episodes are registered again (`RunStore.add_episodes`), their traces written again with `TraceWriter` (steps
+with their prompts by hash) and their records stored with `RunStore.finish`, up to `--episodes` episodes. The long
+run holds 5 episodes of `--steps` steps: per step a prompt of a fixed system message and a 1.5 kB user message
+(the observation and a bounded action history, as LongAct's direct agent sends), a reply, an action, feedback and a
+160x120 PNG frame (each step's its own file); the fifth episode's actions differ from the fourth's from step 12,345
+(or 3/4 of the way) on.
 
-The side-by-side figure: a site of two 2,000-step episodes on one task and data (a frame, reply and action per step,
-written as the site stores them; the second acts differently from step 1,234), timed in the page from asking for
-the pair (`#compare=0,1`) until both columns, the filmstrip and the first divergence are drawn, best of 3.
+Each site is built by `build_site` in a child process (so its peak resident memory, `ru_maxrss`, is the build's
+alone, imports included, the report's summary too; `rss_before_mb` is the resident size after the imports), then
+again with tracemalloc on for the site alone, after the summary: `site_peak_alloc_mb`, the peak of the Python
+allocations of writing the site, which holds one episode at a time). Then headless chromium (Selenium)
+opens the site and, best of 3 from setting the page's address, opens one episode: the last one of the 10k site; the
+last step of the last long episode (the part holding it loaded on demand, its frame drawn), and the two differing
+long episodes side by side at their last step with the first divergence found.
 
-Printed (JSON keys): `html_build_s_1k`, `html_build_s_10k`, `page_load_ms_10k`, `side_by_side_ms_2000`,
-`episodes_1k`, `episodes_10k`,
-and the build's CPU seconds `html_build_cpu_s_1k`, `html_build_cpu_s_10k` (the build reads one trace per episode: on a
-busy disk the wall time can be mostly waiting).
+Printed (JSON keys, `10k` and `16k` for the two sites): `build_s_*`, `build_cpu_s_*`, `peak_rss_mb_*`,
+`rss_before_mb_*`, `site_peak_alloc_mb_*`, `largest_file_bytes_*`, `data_files_*`, `episodes_*`, `steps_*` (steps
+in the site), `open_episode_ms_*`, `page_load_ms_*` (navigation start until the page is ready), `side_by_side_ms_16k`.
 """
 
 from __future__ import annotations
@@ -23,93 +28,177 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "examples" / "plugin-template"
-TASKS = 12  # the template's tasks
+PLUGIN = {"SUITE_PLUGIN_MODULES": "template=suite_template.plugin"}
+LONG_EPISODES = 5
 
 
-def _run(out: Path, episodes: int) -> Path:
-    """A real run of the template benchmark with at least `episodes` episodes (reused if finished)."""
-    from suite.cli.main import main
+def _env() -> dict[str, str]:
+    """The environment of a child process: the template plugin importable and registered."""
+    path = os.pathsep.join(p for p in (str(TEMPLATE), os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, **PLUGIN, "PYTHONPATH": path}
 
-    if (out / "run.sqlite").is_file():
-        return out
-    repeats = -(-episodes // TASKS)
-    assert main(["run", "--plugins", "template", "--model", "scripted/counter-greedy", "--repeats", str(repeats),
-                 "--concurrency", "16", "--out", str(out), "--no-report", "model.cache=false"]) == 0
+
+def _seed(out: Path) -> Path:
+    """A real run of the template benchmark, 12 episodes (reused if there)."""
+    if not (out / "run.sqlite").is_file():
+        subprocess.run([sys.executable, "-m", "suite.cli.main", "run", "--plugins", "template", "--model",
+                        "scripted/counter-greedy", "--limit", "12", "--out", str(out), "--no-report",
+                        "model.cache=false"], check=True, env=_env(), stdout=subprocess.DEVNULL)
     return out
 
 
-def _build(run: Path, site: Path) -> tuple[float, float, int]:
-    """Wall and CPU seconds to build the site of one run (summary and episodes), and its episode count."""
+def _copy_run(seed: Path, out: Path) -> tuple[Any, list[dict[str, Any]]]:
+    """A copy of the seed run opened as a store, and the seed's records (the copy's episodes)."""
+    from suite.store.run_folder import RunStore
+
+    shutil.copytree(seed, out)
+    (out / ".lock").unlink(missing_ok=True)
+    store = RunStore(out)
+    return store, store.records()
+
+
+def _add(store: Any, record: dict[str, Any], episode_id: str, events: list[dict[str, Any]]) -> None:
+    """Register an episode, write its trace (steps with their prompts) and store its record."""
+    from suite.contract.records import EpisodeRecord
+    from suite.store.run_folder import safe_name
+    from suite.store.traces import TraceWriter
+
+    store.add_episodes([(episode_id, record["benchmark"], record["task_id"])])
+    writer = TraceWriter(store.root, store.trace_path(episode_id), safe_name(episode_id))
+    for event in events:
+        if event["type"] == "step":
+            writer.write_step(dict(event))
+        else:
+            writer.write({**event, **({"episode_id": episode_id} if event["type"] == "start" else {})})
+    writer.close()
+    store.finish(EpisodeRecord(**{**record, "episode_id": episode_id,
+                                  "trace": str(store.trace_path(episode_id).relative_to(store.root))}))
+
+
+def _wide_run(seed: Path, out: Path, episodes: int) -> Path:
+    """`episodes` episodes: the seed's 12 and copies of them, each with its trace written again."""
+    from suite.store.traces import read_trace
+
+    if (out / "run.sqlite").is_file():
+        return out
+    store, records = _copy_run(seed, out)
+    traces = [read_trace(store.trace_path(r["episode_id"])) for r in records]
+    for n in range(len(records), episodes):
+        k = n % len(records)
+        _add(store, records[k], f"{records[k]['episode_id']}@{n}", traces[k])
+    store.close()
+    return out
+
+
+def _frames(run: Path) -> list[Path]:
+    """Two 160x120 PNG frames to copy per step."""
+    from PIL import Image
+
+    paths = []
+    for n, colour in enumerate([(90, 120, 150), (150, 120, 90)]):
+        path = run / f"frame{n}.png"
+        Image.new("RGB", (160, 120), colour).save(path)
+        paths.append(path)
+    return paths
+
+
+def _long_events(steps: int, differ_from: int | None, frames: list[bytes], run: Path,
+                 stem: str) -> list[dict[str, Any]]:
+    """A long episode's trace events (see the module's docstring); its frames written into the run folder."""
+    system = {"role": "system", "content": "You control a household robot. " * 40}
+    rooms = ["kitchen", "living room", "bedroom", "bathroom"]
+    events: list[dict[str, Any]] = [{"type": "start", "benchmark": "counter", "task_id": "c00", "category": None,
+                                     "max_steps": steps, "observation": "start", "images": []}]
+    (run / "frames" / stem).mkdir(parents=True, exist_ok=True)
+    for i in range(steps):
+        move = "MoveAhead" if differ_from is None or i + 1 < differ_from else "RotateLeft"
+        history = "\n".join(f"{j + 1}. {move} ok, now in the {rooms[j % 4]}" for j in range(max(0, i - 20), i))
+        text = f"Step {i + 1} of {steps}. You are in the {rooms[i % 4]}.\nRecent actions:\n{history}\n"
+        rel = f"frames/{stem}/{i:05d}_0.png"
+        (run / rel).write_bytes(frames[i % 2])
+        events.append({"type": "step", "index": i, "action": {"value": move, "text": f"{move} {i}",
+                                                               "parse_error": None},
+                       "reply": f"Thought: step {i + 1}.\nACTION: {move}", "feedback": f"ok, step {i + 1}",
+                       "done": i == steps - 1, "info": {}, "observation": f"You are in the {rooms[i % 4]}.",
+                       "usage": {"prompt_tokens": 400, "completion_tokens": 12, "cost_usd": 0.0, "cached": False,
+                                 "latency_s": 0.5},
+                       "agent_s": 0.5, "env_s": 0.01, "images": [{"path": rel, "label": "rgb"}], "note": None,
+                       "prompt": [system, {"role": "user", "content": text}]})
+    events.append({"type": "end", "end_reason": "done", "error": None, "settlement": None, "duration_s": 1.0})
+    return events
+
+
+def _long_run(seed: Path, out: Path, steps: int) -> Path:
+    """5 episodes of `steps` steps each (the seed's own episodes left out of the store's finished ones)."""
+    from suite.store.run_folder import safe_name
+
+    if (out / "run.sqlite").is_file():
+        return out
+    store, records = _copy_run(seed, out)
+    store.db.execute("DELETE FROM episodes")  # only the long ones
+    frames = [p.read_bytes() for p in _frames(out)]
+    differ = min(12345, steps * 3 // 4)
+    for n in range(LONG_EPISODES):
+        episode_id = f"counter/long{n}"
+        events = _long_events(steps, differ if n == LONG_EPISODES - 1 else None, frames, out, safe_name(episode_id))
+        record = {**records[0], "steps": steps, "metrics": {**records[0]["metrics"], "steps": steps}}
+        _add(store, record, episode_id, events)
+    store.close()
+    return out
+
+
+def _rss_mb() -> float:
+    """This process's resident memory now, MB."""
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def build(run: Path, site: Path) -> dict[str, float]:
+    """(In the child process) build the site of one run; its wall and CPU seconds and memory."""
     from suite.engine.host import build_host
     from suite.launch.reporting import report_settings
     from suite.report import summarize
     from suite.report.html import build_site
 
     shutil.rmtree(site, ignore_errors=True)
+    host = build_host()
+    before = _rss_mb()
     start, cpu = time.perf_counter(), time.process_time()
     cfg = report_settings([run])
-    host = build_host()
     summary = summarize(host, [run], cfg.bootstrap, cfg.confidence, cfg.seed)
     build_site(host, summary, [run], site)
-    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-    return elapsed, cpu, sum(g["episodes"] for r in summary["rows"] for g in r["benchmarks"].values())
+    figures = {"build_s": time.perf_counter() - start, "build_cpu_s": time.process_time() - cpu,
+               "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3, "rss_before_mb": before}
+    tracemalloc.start()  # again, the site alone (the summary made): its peak of Python allocations
+    build_site(host, summary, [run], site.with_name(site.name + "-again"))
+    figures["site_peak_alloc_mb"] = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+    shutil.rmtree(site.with_name(site.name + "-again"))
+    return figures
 
 
-PAIR_STEPS, DIVERGE = 2000, 1234
-
-
-def _pair_site(site: Path) -> Path:
-    """A site of two models' 2,000-step episodes of one task on the same data (see the module's docstring)."""
-    from suite.report.html.site import INDEX_COLUMNS, build_site, script_json
-
-    summary = {"confidence": 0.95, "outcomes": [], "runs": [], "details": {}, "comparisons": [], "notes": [],
-               "rows": [{"model": m, "agent": "a", "data": {"longact": {"id": "same"}}, "benchmarks": {}}
-                        for m in ("model-a", "model-b")]}
-    page = build_site(None, summary, [], site)
-    (site / "frames").mkdir(exist_ok=True)
-    from PIL import Image
-
-    Image.new("RGB", (320, 240), (90, 120, 150)).save(site / "frames" / "f.png")
-    episodes = []
-    for row in (0, 1):
-        steps = [{"index": i - 1, "reply": f"reply {i}", "feedback": "ok", "observation": f"observation {i}",
-                  "action": {"text": f"{'turn' if row and i >= DIVERGE else 'move'} {i}"}, "panels": [],
-                  "images": [{"url": "frames/f.png", "label": None}]} for i in range(1, PAIR_STEPS + 1)]
-        episodes.append({"record": {"episode_id": f"e{row}", "benchmark": "longact", "task_id": "t", "model":
-                                    f"model-{'ab'[row]}", "agent": "a", "outcome": "success", "steps": PAIR_STEPS,
-                                    "cost_usd": 0.0, "metrics": {}},
-                         "start": {"observation": "start", "images": []}, "steps": steps, "end": {}, "panels": []})
-    (site / "data" / "ep" / "0.js").write_text("".join(f"SUITE.loaded({n}, {script_json(e)});\n"
-                                                       for n, e in enumerate(episodes)), encoding="utf-8")
-    rows = [["longact", f"model-{'ab'[n]}", "a", "success", None, "t", PAIR_STEPS, 0.0, f"e{n}", n] for n in (0, 1)]
-    index = {"columns": INDEX_COLUMNS, "rows": rows, "per_file": 50, "metric_order": {}}
-    (site / "data" / "index.js").write_text(f"SUITE.index = {script_json(index)};\n", encoding="utf-8")
-    return page
-
-
-def _side_by_side_ms(driver, page: Path) -> float:
-    """Milliseconds in the page from asking for the pair until both columns and the divergence are drawn (best of 3;
-    the episodes' data file is loaded afresh each time)."""
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    best = float("inf")
-    for _ in range(3):
-        driver.get("about:blank")
-        driver.get(page.as_uri())
-        WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
-        driver.execute_script("window.__t0 = performance.now(); location.hash = 'compare=0,1&step=0'")
-        WebDriverWait(driver, 60).until(lambda d: d.execute_script(
-            "return document.querySelector('#side-b') && document.getElementById('divergence')"))
-        best = min(best, driver.execute_script("return performance.now() - window.__t0"))
-    return best
+def _build(run: Path, site: Path) -> dict[str, float]:
+    out = subprocess.run([sys.executable, __file__, "--build", str(run), str(site)], check=True,
+                         env=_env(), capture_output=True, text=True).stdout
+    figures = json.loads(out.strip().splitlines()[-1])
+    files = list((site / "data" / "ep").iterdir())
+    index = json.loads((site / "data" / "index.js").read_text(encoding="utf-8")
+                       .removeprefix("SUITE.index = ").removesuffix(";\n"))
+    steps = index["columns"].index("steps")
+    return {**figures, "largest_file_bytes": max(f.stat().st_size for f in files), "data_files": len(files),
+            "episodes": len(index["rows"]), "steps": sum(r[steps] for r in index["rows"])}
 
 
 def _driver():
@@ -125,49 +214,86 @@ def _driver():
     return webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver") or "chromedriver"))
 
 
-def _page_load_ms(driver, page: Path) -> float:
-    """Milliseconds from navigation start until the page says it is ready, in headless chromium (best of 3)."""
+def _fresh(driver, page: Path) -> float:
+    """Load the page afresh (no episode file in memory); milliseconds until it said it was ready."""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    best = float("inf")
+    driver.get("about:blank")
+    driver.get(page.as_uri())
+    WebDriverWait(driver, 120).until(lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+    return float(driver.execute_script("return Number(document.body.dataset.readyMs)"))
+
+
+def _timed(driver, page: Path, hash_: str, done: str) -> tuple[float, float]:
+    """Best of 3: page load, and milliseconds from setting `hash_` until the script `done` is true."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    best_load, best = float("inf"), float("inf")
     for _ in range(3):
-        driver.get("about:blank")
-        driver.get(page.as_uri())
-        WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
-        best = min(best, driver.execute_script("return Number(document.body.dataset.readyMs)"))
-    return best
+        best_load = min(best_load, _fresh(driver, page))
+        driver.execute_script(f"window.__t0 = performance.now(); location.hash = {hash_!r}")
+        WebDriverWait(driver, 120, poll_frequency=0.005).until(lambda d: d.execute_script(f"return {done}"))
+        best = min(best, driver.execute_script("return performance.now() - window.__t0"))
+    return best_load, best
+
+
+FRAME_SHOWN = ("[...document.querySelectorAll('#step-body .frames img')].length > 0 && [...document.querySelectorAll("
+               "'#step-body .frames img')].every(i => i.complete && i.naturalWidth > 0)")
 
 
 def main() -> None:
-    """Make the runs, time the builds and the page load, print the figures."""
+    """Make the runs, build the sites, open episodes in them, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--dir", help="keep the runs and sites here (reused on the next call)")
+    parser.add_argument("--dir", help="keep the runs and sites here (the runs are reused on the next call)")
+    parser.add_argument("--episodes", type=int, default=10000, help="episodes of the wide site (10,000)")
+    parser.add_argument("--steps", type=int, default=16000, help="steps of each long episode (16,000)")
+    parser.add_argument("--build", nargs=2, help=argparse.SUPPRESS)  # the child process: RUN SITE
     args = parser.parse_args()
     sys.path.insert(0, str(TEMPLATE))
-    os.environ["SUITE_PLUGIN_MODULES"] = "template=suite_template.plugin"
+    os.environ.update(PLUGIN)
+    if args.build:
+        print(json.dumps(build(Path(args.build[0]), Path(args.build[1]))))
+        return
     base = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="bench-report-"))
     base.mkdir(parents=True, exist_ok=True)
-    figures = {}
-    for name, episodes in (("1k", 1000), ("10k", 10000)):
-        run = _run(base / f"run{name}", episodes)
-        build = _build(run, base / f"site{name}")
-        figures[f"html_build_s_{name}"], figures[f"html_build_cpu_s_{name}"], figures[f"episodes_{name}"] = build
+    seed = _seed(base / "seed")
+    wide = _wide_run(seed, base / f"wide{args.episodes}", args.episodes)
+    long_ = _long_run(seed, base / f"long{args.steps}", args.steps)
+    figures: dict[str, float] = {}
+    for name, run in (("10k", wide), ("16k", long_)):
+        figures.update({f"{k}_{name}": v for k, v in _build(run, base / f"site-{name}").items()})
     driver = _driver()
     try:
-        figures["page_load_ms_10k"] = _page_load_ms(driver, base / "site10k" / "index.html")
-        figures["side_by_side_ms_2000"] = _side_by_side_ms(driver, _pair_site(base / "pair"))
+        last = figures["episodes_10k"] - 1
+        figures["page_load_ms_10k"], figures["open_episode_ms_10k"] = _timed(
+            driver, base / "site-10k" / "index.html", f"episode={last}&step=1",
+            "(document.getElementById('step-label') || {}).textContent === 'step 1 of ' + (SUITE.episodes["
+            f"{last}] || {{}}).step_count")
+        n, steps = LONG_EPISODES - 1, args.steps
+        page = base / "site-16k" / "index.html"
+        figures["page_load_ms_16k"], figures["open_episode_ms_16k"] = _timed(
+            driver, page, f"episode={n}&step={steps}",
+            f"(document.getElementById('step-label') || {{}}).textContent === 'step {steps} of {steps}' && "
+            + FRAME_SHOWN)
+        figures["side_by_side_ms_16k"] = _timed(
+            driver, page, f"compare={n - 1},{n}&step={steps}",
+            "Boolean(document.querySelector('#side-b .action') && document.getElementById('divergence'))")[1]
     finally:
         driver.quit()
     figures = {k: round(v, 3) if isinstance(v, float) else v for k, v in figures.items()}
     if args.json:
         print(json.dumps(figures))
-    else:
-        for name, target in (("1k", 3), ("10k", 20)):
-            print(f"HTML build, {figures['episodes_' + name]} episodes: {figures['html_build_s_' + name]} s, "
-                  f"{figures['html_build_cpu_s_' + name]} s CPU (target {target} s)")
-        print(f"page load, 10k episodes: {figures['page_load_ms_10k']} ms (target 1,500 ms)")
-        print(f"side by side, two 2,000-step episodes: {figures['side_by_side_ms_2000']} ms (target 1,000 ms)")
+        return
+    for name in ("10k", "16k"):
+        print(f"site of {figures['episodes_' + name]} episodes, {figures['steps_' + name]} steps: build "
+              f"{figures['build_s_' + name]} s ({figures['build_cpu_s_' + name]} s CPU), peak memory "
+              f"{figures['peak_rss_mb_' + name]} MB ({figures['rss_before_mb_' + name]} MB before the build; the site "
+              f"alone allocates at most {figures['site_peak_alloc_mb_' + name]} MB), "
+              f"{figures['data_files_' + name]} data files, the largest {figures['largest_file_bytes_' + name]:,} "
+              f"bytes; page load {figures['page_load_ms_' + name]} ms, one episode opened in "
+              f"{figures['open_episode_ms_' + name]} ms")
+    print(f"side by side, two {args.steps}-step episodes at their last step: {figures['side_by_side_ms_16k']} ms")
 
 
 if __name__ == "__main__":

@@ -64,8 +64,8 @@ def test_site_carries_the_json_report_and_every_episode(site: Path, runs: list[P
     index = (site / "data" / "index.js").read_text(encoding="utf-8")
     rows = json.loads(index.removeprefix("SUITE.index = ").removesuffix(";\n"))["rows"]
     lines = (site / "data" / "ep" / "0.js").read_text(encoding="utf-8").splitlines()
-    assert len(rows) == 8 and [line[:len("SUITE.loaded(0, ")] for line in lines] == [
-        f"SUITE.loaded({n}, " for n in range(8)]
+    assert len(rows) == 8 and [line[:len("SUITE.part(0, 0, ")] for line in lines] == [
+        f"SUITE.part({n}, 0, " for n in range(8)]
     assert (site / "assets" / "plotly-basic.min.js").is_file() and (site / "assets" / "plotly-LICENSE.txt").is_file()
 
 

@@ -10,6 +10,7 @@ import pytest
 from suite.cli.main import main
 from suite.contract.registry import Registry, ReportView
 from suite.report.html import observation_diff
+from suite.report.html.chunks import read_episode
 from suite.report.html.episodes import _step_panels
 from suite_longact.report_view import report_view as longact_view
 from suite_omniear.report_view import report_view as omniear_view
@@ -17,8 +18,7 @@ from suite_vigil.report_view import report_view as vigil_view
 
 
 def _episode(site: Path, n: int) -> dict:
-    line = (site / "data" / "ep" / "0.js").read_text(encoding="utf-8").splitlines()[n]
-    return json.loads(line.removeprefix(f"SUITE.loaded({n}, ").removesuffix(");"))
+    return read_episode(site, n)
 
 
 def test_omniear_steps_show_what_they_changed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,7 +13,7 @@ import sqlite3
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -438,6 +438,13 @@ class RunStore:
         """Every finished episode's record, in registration order."""
         rows = self.db.execute("SELECT episode_id, record FROM episodes WHERE status='done' ORDER BY position")
         return [self._record(eid, raw) for eid, raw in rows]
+
+    def iter_records(self) -> Iterator[dict[str, Any]]:
+        """Every finished episode's record, in registration order, read one at a time (for a reader of a large
+        run that needs one at a time)."""
+        rows = self.db.execute("SELECT episode_id, record FROM episodes WHERE status='done' ORDER BY position")
+        for eid, raw in rows:
+            yield self._record(eid, raw)
 
     def _record(self, episode_id: str, raw: Any, attempt: str = "") -> dict[str, Any]:
         """A stored record read back: a DataError naming the database and the episode when it is not valid JSON or

@@ -1,4 +1,5 @@
-"""The episode data of the HTML report: a compact index of every episode, and each episode's steps as one file."""
+"""The episode data of the HTML report: a compact index of every episode, and each episode's record and steps,
+read one episode at a time from the run store (written in parts by `suite.report.html.chunks`)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("suite.report")
 
-#: the columns of `SUITE.index.rows` (one row per finished episode; the viewer filters on them)
+#: the columns of `SUITE.index.rows` (one row per finished episode; the viewer filters on them; `files`: the data
+#: files holding the episode's parts, in part order)
 INDEX_COLUMNS = ["benchmark", "model", "agent", "outcome", "failure_category", "task_id", "steps", "cost_usd",
-                 "episode_id", "row"]
+                 "episode_id", "row", "files"]
 
 
 def frame_url(run_dir: Path, image: dict[str, Any], site: Path) -> dict[str, Any]:
@@ -114,7 +116,7 @@ def iter_episodes(host: PluginHost | None, summary: dict[str, Any], run_dirs: li
         store = RunStore(run_dir)
         try:
             row = rows.get(str(run_dir), -1)
-            for record in store.records():
+            for record in store.iter_records():
                 label = summary["rows"][row] if row >= 0 else {}
                 agent = record["agent"] + (f" ({label['label']})" if label.get("label") else "")
                 index = [record["benchmark"], record.get("model"), agent, record["outcome"],

@@ -2,20 +2,21 @@
 
 Layout: `index.html` and `assets/` (the viewer's script and style, Plotly's basic bundle and its licence) are
 copied from the package; `data/summary.js` holds the report's JSON (the same as `--format json`),
-`data/index.js` one short row per episode, and `data/ep/<n // 50>.js` the steps of 50 episodes each, loaded only
-when one of them is opened (a script tag, since browsers refuse `fetch` on file:// pages; 50 to a file keeps a
-10,000-episode site at 200 files). Frames stay in the run folders and are
-referenced by relative paths.
+`data/index.js` one short row per episode, and `data/ep/<k>.js` the episodes in parts, files of at most
+`CHUNK_BYTES` each (`suite.report.html.chunks`), loaded only when an episode or step in them is shown (a script tag,
+since browsers refuse `fetch` on file:// pages). Episodes are read from the run store one at a time, so the build's
+memory holds one episode, not the run. Frames stay in the run folders and are referenced by relative paths, so a
+step's frames load only when it is shown.
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 import webbrowser
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from suite.report.html.chunks import CHUNK_BYTES, ChunkWriter, script_json, write_episode
 from suite.report.html.episodes import INDEX_COLUMNS, iter_episodes
 
 if TYPE_CHECKING:
@@ -23,20 +24,7 @@ if TYPE_CHECKING:
 
 ASSETS = Path(__file__).parent / "assets"
 SHIPPED = ["boot.js", "report.js", "report.css", "plotly-basic.min.js", "plotly-LICENSE.txt"]
-EPISODES_PER_FILE = 50
-
-
-def script_json(value: Any) -> str:
-    """JSON inside a script file: `<`, `>`, `&` and line separators as \\u escapes, so no text can close a tag."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
-    for char in "<>&\u2028\u2029":
-        text = text.replace(char, f"\\u{ord(char):04x}")
-    return text
-
-
-def episode_file(n: int) -> str:
-    """The path of the data file holding episode `n`, relative to the site."""
-    return f"data/ep/{n // EPISODES_PER_FILE}.js"
+__all__ = ["build_site", "open_in_browser", "script_json"]
 
 
 def metric_order(summary: dict[str, Any]) -> dict[str, list[str]]:
@@ -49,8 +37,10 @@ def metric_order(summary: dict[str, Any]) -> dict[str, list[str]]:
     return order
 
 
-def build_site(host: PluginHost | None, summary: dict[str, Any], run_dirs: list[Path], out: Path) -> Path:
-    """Write the report site for these runs into `out` (created; files of an earlier report replaced)."""
+def build_site(host: PluginHost | None, summary: dict[str, Any], run_dirs: list[Path], out: Path,
+               chunk_bytes: int = CHUNK_BYTES) -> Path:
+    """Write the report site for these runs into `out` (created; files of an earlier report replaced); episode data
+    files of at most `chunk_bytes` (but for a single step larger than that)."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "assets").mkdir(exist_ok=True)
     for name in SHIPPED:
@@ -58,18 +48,13 @@ def build_site(host: PluginHost | None, summary: dict[str, Any], run_dirs: list[
     shutil.copyfile(ASSETS / "index.html", out / "index.html")
     shutil.rmtree(out / "data", ignore_errors=True)
     (out / "data" / "ep").mkdir(parents=True)
-    rows, chunk = [], []
+    rows = []
+    writer = ChunkWriter(out / "data" / "ep", chunk_bytes)
     for n, (index, episode) in enumerate(iter_episodes(host, summary, run_dirs, out)):
-        rows.append(index)
-        chunk.append(f"SUITE.loaded({n}, {script_json(episode)});\n")
-        if len(chunk) == EPISODES_PER_FILE:
-            (out / episode_file(n)).write_text("".join(chunk), encoding="utf-8")
-            chunk = []
-    if chunk:
-        (out / episode_file(len(rows) - 1)).write_text("".join(chunk), encoding="utf-8")
+        rows.append([*index, write_episode(writer, n, episode)])
+    writer.flush()
     (out / "data" / "summary.js").write_text(f"SUITE.summary = {script_json(summary)};\n", encoding="utf-8")
-    index = {"columns": INDEX_COLUMNS, "rows": rows, "per_file": EPISODES_PER_FILE,
-             "metric_order": metric_order(summary)}
+    index = {"columns": INDEX_COLUMNS, "rows": rows, "metric_order": metric_order(summary)}
     (out / "data" / "index.js").write_text(f"SUITE.index = {script_json(index)};\n", encoding="utf-8")
     return out / "index.html"
 

@@ -154,18 +154,29 @@
       yaxis: {automargin: true, autorange: "reversed"}, legend: {orientation: "h", y: -0.12, yanchor: "top", font: {size: 10}}},
     "chart-outcomes");
   }
+  function noScores(section, b, rows) {  // false, with a note of why at the top, when no episode has a score
+    const scored = rows.some((r) => Object.values(r.benchmarks[b].metrics || {}).some((m) => m && m.mean !== null && m.mean !== undefined));
+    if (!scored) {
+      const counts = {};
+      for (const r of rows) for (const [o, k] of Object.entries(r.benchmarks[b].outcomes || {})) counts[o] = (counts[o] || 0) + k;
+      const cause = OUTCOMES.filter((o) => counts[o]).map((o) => counts[o] + " " + o).join(", ");
+      section.append(el("p", {class: "no-scores", id: "no-scores-" + b}, "no scored episodes: " + (cause || "no episode finished")));
+    }
+    return scored;
+  }
   function benchmarkSection(root, b) {  // appended first: Plotly sizes a chart by its place on the page
     const rows = summary.rows.filter((r) => r.benchmarks[b]);
     const names = metricNames(b);
     const section = el("section", {class: "bench", id: "bench-" + b}, el("h2", {}, b));
     root.append(section);
+    const scored = noScores(section, b, rows);
     section.append(headlineTable(b, rows, names));
     const charts = el("div", {class: "charts"});
     section.append(charts);
-    metricChart(charts, b, rows, names, true);
-    metricChart(charts, b, rows, names, false);
+    if (scored) metricChart(charts, b, rows, names, true);
+    if (scored) metricChart(charts, b, rows, names, false);
     outcomeChart(charts, b, rows);
-    for (const t of (summary.details || {})[b] || []) {
+    for (const t of scored ? (summary.details || {})[b] || [] : []) {
       const diffs = t.reference_diff || [];
       const cells = t.rows.map((r, i) => r.map((c, j) => (t.text ? t.text[i][j] : c === null || c === undefined ? "-" : typeof c === "number" ? c.toFixed(1) : c) +
         (diffs[i] && diffs[i][j] !== null && diffs[i][j] !== undefined ? " " + vsPaper(diffs[i][j]) : "")));
@@ -291,17 +302,52 @@
   }
 
   // ---------- one episode ----------
-  function episodeFile(n) { return "data/ep/" + Math.floor(n / index.per_file) + ".js"; }
-  S.loaded = function (n, data) {
-    S.episodes[n] = data;
-    (S.waiting[n] || []).forEach((f) => f(data));
-    delete S.waiting[n];
+  // an episode arrives in parts (docs/report.md): its head (record, outline of every step, first steps) and parts of
+  // later steps, from data files of bounded size; a part is asked for only when one of its steps is shown
+  const requested = new Set();
+  const early = {};  // parts that came (in a file with the ones asked for) before their episode's head
+  const waiters = [];  // [ready(), then()] called once ready() holds
+  function needFile(k) {
+    if (requested.has(k)) return;
+    requested.add(k);
+    document.head.append(el("script", {src: "data/ep/" + k + ".js"}));
+  }
+  function merge(ep, k, data) {
+    const first = k === 0 ? 0 : data.first;
+    data.steps.forEach((st, i) => { ep.steps[first + i] = st; });
+    Object.assign(ep.messages, data.messages);
+    ep.loaded[k] = true;
+  }
+  S.part = function (n, k, data) {
+    if (k === 0 && !S.episodes[n]) {
+      const ep = Object.assign({}, data, {n, steps: new Array(data.step_count), messages: {}, loaded: []});
+      S.episodes[n] = ep;
+      merge(ep, 0, data);
+      for (const [j, d] of Object.entries(early[n] || {})) merge(ep, Number(j), d);
+      delete early[n];
+    } else if (S.episodes[n]) merge(S.episodes[n], k, data);
+    else (early[n] = early[n] || {})[k] = data;
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      if (waiters[i][0]()) { const then = waiters[i][1]; waiters.splice(i, 1); then(); }
+    }
   };
+  function whenReady(ready, then, file) {
+    if (ready()) return then();
+    waiters.push([ready, then]);
+    needFile(file);
+  }
   function loadEpisode(n, then) {
-    if (S.episodes[n]) return then(S.episodes[n]);
-    const first = !S.waiting[n];
-    (S.waiting[n] = S.waiting[n] || []).push(then);
-    if (first) document.head.append(el("script", {src: episodeFile(n)}));
+    const files = index.rows[n][col.files];
+    whenReady(() => Boolean(S.episodes[n]), () => then(S.episodes[n]), files[0]);
+  }
+  function partOf(ep, step) {  // the part holding step `step` (1-based; the start is in the head)
+    let k = 0;
+    while (k + 1 < ep.part_starts.length && ep.part_starts[k + 1] <= step - 1) k++;
+    return k;
+  }
+  function loadStep(ep, step, then) {  // then() once step `step` of the episode (0: the start) is in memory
+    const k = step > 0 && step <= ep.step_count ? partOf(ep, step) : 0;
+    whenReady(() => Boolean(ep.loaded[k]), then, index.rows[ep.n][col.files][k]);
   }
   function frames(images) {
     const box = el("div", {class: "frames"});
@@ -374,35 +420,64 @@
     return box;
   }
   function stepFrames(ep, step) { return step === 0 ? ep.start.images || [] : ep.steps[step - 1].images || []; }
+  function thumbOf(ep, step) {  // the frame a filmstrip cell shows: the RGB image where a step has several (LongAct's
+    // rgb, depth and segmentation), else the last one
+    const shown = stepFrames(ep, step).filter((i) => i.url);
+    return shown.find((i) => /^rgb\b/i.test(i.label || "")) || shown.slice(-1)[0] || null;
+  }
+  const outline = (ep, step) => ep.outline[step - 1] || ["", 0];  // [action text, parse failure] of a step
+  function cellText(eps, step) {  // a step's action in a cell without frames: each episode's, or that it ended
+    return eps.map((ep) => step <= ep.step_count ? outline(ep, step)[0].slice(0, 24)
+      : "(ended after " + ep.step_count + ")");
+  }
 
-  // the filmstrip: a cell per observation (start and every step), thumbnails loaded only when scrolled into view;
-  // with two episodes (side by side) each cell holds both frames of that step, one above the other
+  // the filmstrip: a cell per observation (start and every step) on one track, only the cells in view and 400 px
+  // either side made (on scrolling), each drawing its thumbnail with its step's part of the episode; with two
+  // episodes (side by side) each cell holds both, one above the other. So a 16,000-step episode's strip costs what
+  // its visible cells cost.
+  const PITCH = 63;  // a cell's width and the gap after it (report.css)
   function filmstrip(eps, mark) {
     const strip = el("div", {class: "filmstrip" + (eps.length > 1 ? " double" : ""), id: "filmstrip", tabindex: "0"});
-    const seen = new IntersectionObserver((entries) => {
-      for (const e of entries) {
-        if (!e.isIntersecting) continue;
-        const cell = e.target; seen.unobserve(cell);
-        const step = Number(cell.dataset.step);
+    const total = Math.max(...eps.map((ep) => ep.step_count));
+    const track = el("div", {class: "track", style: "width: " + ((total + 1) * PITCH) + "px"});
+    strip.append(track);
+    const made = new Map();
+    const fill = (cell, step) => {
+      const draw = () => {
         const thumbs = eps.map((ep) => {
-          const im = step <= ep.steps.length ? stepFrames(ep, step).filter((i) => i.url).slice(-1)[0] : null;
+          const im = step <= ep.step_count ? thumbOf(ep, step) : null;
           if (!im) return el("div", {class: "no-frame"});
           const img = el("img", {alt: "step " + step}); img.src = im.url; return img;
         });
         if (thumbs.some((t) => t.tagName === "IMG")) cell.prepend(...thumbs);
-        else if (step > 0) cell.prepend(el("div", {class: "cell-text"}, actionText(eps[0].steps[step - 1]).slice(0, 24)));
-      }
-    }, {root: strip, rootMargin: "0px 400px"});
-    const total = Math.max(...eps.map((ep) => ep.steps.length));
-    for (let i = 0; i <= total; i++) {
-      const st = i ? eps[0].steps[i - 1] : null;
-      const cls = "cell" + (st && st.action && st.action.parse_error ? " bad" : "") + (mark && mark(i) ? " diverged" : "");
-      const cell = el("div", {class: cls, "data-step": String(i), title: i ? "step " + i + ": " + actionText(st).slice(0, 80) : "start"},
-        el("span", {}, String(i)));
-      cell.addEventListener("click", () => goTo(i));
-      strip.append(cell);
-      seen.observe(cell);
-    }
+        else if (step > 0) cell.prepend(...cellText(eps, step).map((t) => el("div", {class: "cell-text"}, t)));
+      };
+      const inside = eps.filter((ep) => step <= ep.step_count);
+      let left = inside.length;
+      if (!left) draw();
+      inside.forEach((ep) => loadStep(ep, step, () => { if (--left === 0) draw(); }));
+    };
+    const cellAt = (i) => {
+      if (made.has(i)) return made.get(i);
+      const [text, bad] = i ? outline(eps[0], i) : ["", 0];
+      const cls = "cell" + (bad ? " bad" : "") + (mark && mark(i) ? " diverged" : "");
+      const cell = el("div", {class: cls, "data-step": String(i), style: "left: " + (i * PITCH) + "px",
+        title: i ? "step " + i + ": " + text.slice(0, 80) : "start"}, el("span", {}, String(i)));
+      made.set(i, cell);
+      track.append(cell);
+      fill(cell, i);
+      return cell;
+    };
+    const inView = () => {
+      const from = Math.max(0, Math.floor((strip.scrollLeft - 400) / PITCH));
+      const to = Math.min(total, Math.ceil((strip.scrollLeft + (strip.clientWidth || 1280) + 400) / PITCH));
+      for (let i = from; i <= to; i++) cellAt(i);
+    };
+    let queued = false;
+    strip.addEventListener("scroll", () => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; inView(); }); } });
+    strip.addEventListener("click", (e) => { const cell = e.target.closest(".cell"); if (cell) goTo(Number(cell.dataset.step)); });
+    strip.inView = inView;
+    strip.cellAt = cellAt;
     return strip;
   }
   function markStrip(step) {
@@ -410,21 +485,20 @@
     if (!strip) return;
     const old = strip.querySelector(".cell.current");
     if (old) old.classList.remove("current");
-    const cell = strip.children[step];
-    if (cell) {
-      cell.classList.add("current");
-      const left = cell.offsetLeft - strip.clientWidth / 2 + cell.clientWidth / 2;
-      strip.scrollLeft = Math.max(0, left);
-    }
+    strip.cellAt(step).classList.add("current");
+    strip.scrollLeft = Math.max(0, step * PITCH - strip.clientWidth / 2 + PITCH / 2);
+    strip.inView();  // the cells now in view (a scroll to the same place fires no event)
   }
 
   let current = null;
   function showEpisode(n, stepIndex) {
     loadEpisode(n, (ep) => {
-      const step = Math.max(0, Math.min(stepIndex, ep.steps.length));
-      if (current && current.n === n && !current.pair) { current.step = step; renderStep(); return; }
-      current = {n, ep, step};
-      renderEpisode();
+      const step = Math.max(0, Math.min(stepIndex, ep.step_count));
+      loadStep(ep, step, () => {
+        if (current && current.n === n && !current.pair) { current.step = step; renderStep(); return; }
+        current = {n, ep, step};
+        renderEpisode();
+      });
     });
   }
   function pairCandidates(n) {  // episodes of other rows on the same task and the same data
@@ -499,14 +573,20 @@
   // ---------- two models on one episode, side by side ----------
   function showCompare(a, b, stepIndex) {
     loadEpisode(a, (ea) => loadEpisode(b, (eb) => {
-      const total = Math.max(ea.steps.length, eb.steps.length);
+      const total = Math.max(ea.step_count, eb.step_count);
       const step = Math.max(0, Math.min(stepIndex, total));
-      if (current && current.pair && current.n === a && current.m === b) { current.step = step; renderPairStep(); return; }
-      let diverge = null;
-      for (let i = 1; i <= total && diverge === null; i++) if (actionText(ea.steps[i - 1]) !== actionText(eb.steps[i - 1])) diverge = i;
-      current = {pair: true, n: a, m: b, ea, eb, step, total, diverge};
-      renderCompare();
+      loadStep(ea, step, () => loadStep(eb, step, () => {
+        if (current && current.pair && current.n === a && current.m === b) { current.step = step; renderPairStep(); return; }
+        let diverge = null;
+        for (let i = 1; i <= total && diverge === null; i++) if (stepDiffers(ea, eb, i)) diverge = i;
+        current = {pair: true, n: a, m: b, ea, eb, step, total, diverge};
+        renderCompare();
+      }));
     }));
+  }
+  function stepDiffers(ea, eb, i) {  // the two episodes' actions at step i differ (or one has ended)
+    const text = (ep) => i <= ep.step_count ? outline(ep, i)[0] : null;
+    return text(ea) !== text(eb);
   }
   function renderCompare() {
     const {ea, eb, total, diverge} = current;
@@ -519,8 +599,7 @@
         diverge ? el("button", {id: "jump-divergence", onclick: () => goTo(diverge)}, "go to it") : null),
       table(["", who(ea), who(eb)], [["outcome", ea.record.outcome, eb.record.outcome], ["steps", String(ea.record.steps), String(eb.record.steps)],
         ["cost", money(ea.record.cost_usd), money(eb.record.cost_usd)]], "pair-summary"));
-    const strip = filmstrip([ea, eb], (i) => diverge !== null && i >= diverge && i > 0 &&
-      actionText(ea.steps[i - 1]) !== actionText(eb.steps[i - 1]));
+    const strip = filmstrip([ea, eb], (i) => diverge !== null && i >= diverge && i > 0 && stepDiffers(ea, eb, i));
     const nav = el("div", {class: "step-nav"},
       el("button", {id: "prev-step", onclick: () => go(-1)}, "◀ previous (k / ←)"), el("span", {id: "step-label"}),
       el("button", {id: "next-step", onclick: () => go(1)}, "next (j / →) ▶"));
@@ -539,7 +618,7 @@
   }
   function renderPairStep() {
     const {ea, eb, step, total, diverge} = current;
-    const differs = step > 0 && actionText(ea.steps[step - 1]) !== actionText(eb.steps[step - 1]);
+    const differs = step > 0 && stepDiffers(ea, eb, step);
     const label = document.getElementById("step-label");
     label.textContent = (step === 0 ? "start" : "step " + step) + " of " + total + (differs ? " (actions differ" + (step === diverge ? ": first divergence)" : ")") : "");
     label.className = differs ? "diverged-note" : "";
@@ -558,8 +637,9 @@
   document.addEventListener("keydown", (e) => {
     if (document.getElementById("episode").hidden || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     const big = e.shiftKey ? 10 : 1;
-    if (e.key === "ArrowRight" || e.key === "j") go(big);
-    else if (e.key === "ArrowLeft" || e.key === "k") go(-big);
+    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;  // with shift, j and k come as J and K
+    if (key === "ArrowRight" || key === "j") go(big);
+    else if (key === "ArrowLeft" || key === "k") go(-big);
     else if (e.key === "Home") goTo(0);
     else if (e.key === "End") goTo(Infinity);
     else return;
