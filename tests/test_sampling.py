@@ -34,3 +34,17 @@ def test_select_tasks_uses_the_strata_when_given() -> None:
     strat = select_tasks(tasks, None, 10, 0, strata=lambda t: t.data["kind"])
     assert Counter(t.data["kind"] for t in strat) == {"rare": 1, "common": 9}
     assert [t.id for t in plain] == [t.id for t in select_tasks(tasks, None, 10, 0)]  # unchanged without strata
+
+
+def test_tuple_strata_cover_every_group_first_when_the_sample_allows() -> None:
+    """AgentVQA's strata are (dataset, category): 14 datasets of unequal sizes; a sample of 14 holds one question of
+    each dataset (a flat largest-remainder share would leave the small ones out), a sample of 28 two or more of the
+    large ones, and the share within a dataset still follows its categories."""
+    sizes = [250, 200, 150, 100, 100, 100, 100, 100, 100, 50, 50, 50, 25, 25]
+    keys = [(f"d{d}", f"c{i % 3}") for d, size in enumerate(sizes) for i in range(size)]
+    for n in (14, 20, 28, 100):
+        picked = stratified_sample(keys, n, seed=0)
+        assert len(picked) == n and len({keys[i][0] for i in picked}) == 14
+    picked = stratified_sample(keys, 7, seed=0)  # fewer than the groups: seven of them, by their shares
+    assert len(picked) == 7 and len({keys[i][0] for i in picked}) == 7
+    assert stratified_sample(keys, 28, seed=3) == stratified_sample(keys, 28, seed=3)
