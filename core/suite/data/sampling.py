@@ -33,17 +33,18 @@ def _quotas(sizes: dict[Hashable, int], n: int, rng: random.Random, at_least_one
 
 def _sample(keys: Sequence[Hashable], indices: list[int], n: int, rng: random.Random) -> list[int]:
     """`n` of `indices`, stratified by their keys (nested where the keys are tuples)."""
-    nested = all(isinstance(keys[i], tuple) and len(keys[i]) > 1 for i in indices)  # type: ignore[arg-type]
+    tuples = {i: k for i in indices if isinstance(k := keys[i], tuple) and len(k) > 1}
+    nested = len(tuples) == len(indices)
     strata: dict[Hashable, list[int]] = {}
     for i in indices:
-        strata.setdefault(keys[i][0] if nested else keys[i], []).append(i)  # type: ignore[index]
+        strata.setdefault(tuples[i][0] if nested else keys[i], []).append(i)
     quota = _quotas({k: len(v) for k, v in strata.items()}, n, rng, at_least_one=nested)
     out: list[int] = []
     for k, members in strata.items():
         if not nested:
             out += rng.sample(members, quota[k])
             continue
-        rest = {i: keys[i][1:] if len(keys[i]) > 2 else keys[i][1] for i in members}  # type: ignore[index]
+        rest = {i: tuples[i][1:] if len(tuples[i]) > 2 else tuples[i][1] for i in members}
         inner = [rest[i] for i in members]
         picked = _sample(inner, list(range(len(members))), quota[k], rng) if quota[k] < len(members) else \
             list(range(len(members)))
