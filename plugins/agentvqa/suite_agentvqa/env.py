@@ -28,7 +28,9 @@ class QuestionEnv:
         itself, named in `data["video"]`); the text is the question as filed."""
         video = native_video(self.question) if self.video_mode == "native" else None
         order = tuple(range(len(self.question.options)))
-        text = question_text(self.question, order, self.task.data["prompt"].get("prompt_dir"), native=bool(video))
+        prompt = self.task.data["prompt"]
+        text = question_text(self.question, order, prompt.get("prompt_dir"), native=bool(video),
+                             history=prompt.get("history", True) is not False)
         if video:
             data = {"video": {"path": str(video[0]), "mime": video[1]}}
             self.observation = Observation(text=text, data=data)

@@ -15,7 +15,7 @@ from suite_agentvqa.options import Order
 
 PROMPT_DIR = Path(__file__).parent / "prompts"
 #: The config keys of the `agentvqa` section that shape the prompt.
-SETTINGS = ("prompt_dir", "media_labels", "image_detail", "video_part")
+SETTINGS = ("prompt_dir", "media_labels", "image_detail", "video_part", "history")
 #: How a native video is sent: litellm's `file` part (Gemini, Vertex) or a `video_url` part (vLLM and other
 #: OpenAI-compatible servers of video models).
 VIDEO_PARTS = ("file", "video_url")
@@ -54,13 +54,15 @@ def media_noun(question: Question, native: bool = False) -> str:
     return noun if len(question.media) == 1 else noun + "s"
 
 
-def question_text(question: Question, order: Order, prompt_dir: str | None = None, native: bool = False) -> str:
-    """The prompt text: goal and previous actions when the question has them, question, options, instruction
-    (`native`: the video itself is shown, not frames)."""
+def question_text(question: Question, order: Order, prompt_dir: str | None = None, native: bool = False,
+                  history: bool = True) -> str:
+    """The prompt text: goal and previous actions when the question has them (the actions left out with `history`
+    false: the paper's Figure 5 ablation), question, options, instruction (`native`: the video itself is shown,
+    not frames)."""
     sections = []
     if question.goal:
         sections.append(_fill("goal", prompt_dir, goal=question.goal))
-    if question.action_history is not None:
+    if question.action_history is not None and history:
         history = "\n".join(f"{i}. {a}" for i, a in enumerate(question.action_history, 1))
         sections.append(_fill("history", prompt_dir, history=history or load_template("no_history", prompt_dir)))
     options = "\n".join(f"{LETTERS[j]}. {question.options[i]}" for j, i in enumerate(order))
@@ -95,5 +97,6 @@ def build_messages(question: Question, order: Order, images: Sequence[Image],
         if label:
             parts.append({"type": "text", "text": f"{image.label}:"})
         parts.append(image_part(image, settings.get("image_detail")))
-    parts.append({"type": "text", "text": question_text(question, order, settings.get("prompt_dir"), bool(video))})
+    parts.append({"type": "text", "text": question_text(question, order, settings.get("prompt_dir"), bool(video),
+                                                        settings.get("history", True) is not False)})
     return [{"role": "user", "content": parts}]

@@ -29,6 +29,7 @@ CONFIG_SCHEMA: dict[str, Any] = {
         "video_mode": one_of(VIDEO_MODES),
         "video_part": one_of(VIDEO_PARTS),
         "media_labels": {"type": "boolean"},
+        "history": {"type": "boolean", "description": "false: leave the previous actions out (Figure 5's ablation)"},
         "image_detail": {"enum": ["high", "low", "auto", None]},
         "prompt_dir": OPTIONAL_PATH,
         "constant_letter": {"type": "string", "pattern": "^\\s*[A-Za-z]\\s*$"},

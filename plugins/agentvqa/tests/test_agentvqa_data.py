@@ -183,6 +183,16 @@ def test_prompt_text(tiny: Path) -> None:
     assert "Look at the video frames" in question_text(frames_q, (0, 1, 2, 3))
 
 
+def test_the_history_ablation_leaves_only_the_previous_actions_out(tiny: Path) -> None:
+    """`agentvqa.history=false` (Figure 5): the previous-actions section goes, the goal and the rest stay."""
+    image_q, _, _, frames_q = read_questions(tiny)
+    without = question_text(image_q, (2, 3, 0, 1), history=False)
+    assert "Swipe: Left" not in without and "Previous actions" not in without
+    assert "Open the fridge." in without and without.endswith("Answer:")
+    assert without.replace("\n", "") in PROMPT.replace("\n", "").replace("Previous actions:1. Swipe: Left", "")
+    assert "Previous actions" not in question_text(frames_q, (0, 1, 2, 3), history=False)
+
+
 def test_messages_carry_labelled_data_urls(tiny: Path) -> None:
     pair_q = read_questions(tiny)[1]
     images = load_media(pair_q, 32)
