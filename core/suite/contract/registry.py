@@ -211,6 +211,9 @@ class BenchmarkSpec:
     #: named protocol presets (`--protocol NAME`): name -> a YAML file of settings (see suite.contract.protocols);
     #: `paper` is the paper's protocol, which every report row is labelled against
     protocols: dict[str, Path] = field(default_factory=dict)
+    #: for `<benchmark>.model_preset: auto`: the preset the paper's protocol gives a model (None: the defaults), e.g.
+    #: by whether the model reasons first; the run's saved config holds the choice
+    model_preset_for: Callable[[str], str | None] | None = None
     #: the reply of a policy that does nothing: stop, report done or answer at once (or, where the benchmark has
     #: no such action, a reply that changes nothing); the generic `stop-at-once` baseline answers it every step
     stop_reply: Callable[[Task, Observation], str] | None = None

@@ -52,7 +52,8 @@ MODEL_PRESETS: dict[str, Any] = {
         },
     },
 }
-#: `<benchmark>.model_preset`: null, or the name of one of its model_presets.
+#: `<benchmark>.model_preset`: null, the name of one of its model_presets, or `auto` (the benchmark picks one for the
+#: run's model: `BenchmarkSpec.model_preset_for`).
 MODEL_PRESET: dict[str, Any] = {"type": ["string", "null"], "minLength": 1}
 
 

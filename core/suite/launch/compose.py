@@ -129,6 +129,20 @@ def check_run_settings(host: PluginHost, cfg: DictConfig, benchmarks: list[str])
                           f"{'; presets: ' + ', '.join(offered) if offered else ''}")
 
 
+def resolve_model_presets(host: PluginHost, cfg: DictConfig, benchmarks: list[str]) -> None:
+    """Replace each `<benchmark>.model_preset: auto` by the preset the benchmark picks for the run's model (null when
+    none), so that the run's saved config shows the choice; `auto` for a benchmark that picks none is refused."""
+    for bench in benchmarks:
+        section = cfg.get(bench)
+        if section is None or section.get("model_preset") != "auto":
+            continue
+        pick = host.benchmark(bench).model_preset_for
+        if pick is None:
+            raise ConfigError(f"{bench}.model_preset: auto needs a benchmark that picks a preset by model; "
+                              f"{bench} picks none: name a preset or null")
+        section.model_preset = pick(str(cfg.run.model or "")) if cfg.run.model else None
+
+
 def saved_run_config(host: PluginHost, path: Path, benchmarks: list[str]) -> DictConfig:
     """A run folder's saved config (read as data, see `load_saved`), every setting checked: a ConfigError naming the
     file on the first one its schema refuses (a folder edited or damaged since the run)."""

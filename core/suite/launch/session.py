@@ -33,6 +33,7 @@ from suite.launch.compose import (
     check_extras,
     check_run_settings,
     compose_config,
+    resolve_model_presets,
     saved_run_config,
     split_names,
 )
@@ -132,6 +133,7 @@ def start_session(
     Every setting, the model and the data are checked before the folder is made."""
     benchmarks = runner.resolve_benchmarks(host, split_names(cfg.run.plugins))
     check_extras(host, cfg, benchmarks)
+    resolve_model_presets(host, cfg, benchmarks)
     check_run_settings(host, cfg, benchmarks)
     cache_scope = uuid.uuid4().hex  # the run's replies in the response cache (a resume reuses them)
     model = model or _model_client(cfg, host, benchmarks, cache_scope)

@@ -61,12 +61,13 @@ def shared_parts(cfg: Any, cache_scope: str | None = None) -> SharedParts:
 
 def benchmark_model_defaults(section: Any, benchmark: str) -> dict[str, Any]:
     """A benchmark's protocol decoding: its `model_defaults`, overlaid with the preset its `model_preset` names
-    from its `model_presets` (a preset's null drops a default, e.g. a temperature a model rejects)."""
+    from its `model_presets` (a preset's null drops a default, e.g. a temperature a model rejects). `auto` not yet
+    resolved for a model (a run resolves it before its first call) leaves the defaults."""
     if not section:
         return {}
     defaults = _plain(section.get("model_defaults"))
     name = section.get("model_preset")
-    if name is None:
+    if name is None or name == "auto":
         return defaults
     presets = _plain(section.get("model_presets"))
     if name not in presets:

@@ -21,6 +21,7 @@ from suite_agentvqa.agents import (
 )
 from suite_agentvqa.answers import parse_answer
 from suite_agentvqa.data import Question, is_data_dir, read_questions
+from suite_agentvqa.decoding import preset_for
 from suite_agentvqa.env import QuestionEnv
 from suite_agentvqa.media import check_media
 from suite_agentvqa.options import option_orders
@@ -77,6 +78,7 @@ def register(registry: Registry) -> None:
         config_schema=CONFIG_SCHEMA,
         config_defaults=Path(__file__).parent / "config.yaml",
         protocols={"paper": Path(__file__).parent / "protocols" / "paper.yaml"},
+        model_preset_for=preset_for,
         images=lambda section: "",  # every question shows images (or video frames): no setting turns them off
         valid_reply=valid_reply,
         check_tasks=check_tasks,

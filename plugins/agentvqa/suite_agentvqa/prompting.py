@@ -63,8 +63,8 @@ def question_text(question: Question, order: Order, prompt_dir: str | None = Non
     if question.goal:
         sections.append(_fill("goal", prompt_dir, goal=question.goal))
     if question.action_history is not None and history:
-        history = "\n".join(f"{i}. {a}" for i, a in enumerate(question.action_history, 1))
-        sections.append(_fill("history", prompt_dir, history=history or load_template("no_history", prompt_dir)))
+        actions = "\n".join(f"{i}. {a}" for i, a in enumerate(question.action_history, 1))
+        sections.append(_fill("history", prompt_dir, history=actions or load_template("no_history", prompt_dir)))
     options = "\n".join(f"{LETTERS[j]}. {question.options[i]}" for j, i in enumerate(order))
     context = "".join(s + "\n\n" for s in sections)
     return _fill("question", prompt_dir, context=context, question=question.question, options=options,
