@@ -56,7 +56,10 @@ def holomind_agent(ctx: Any) -> Any:
 
 @hookimpl
 def register(registry: Registry) -> None:
-    """Declare the benchmark, its oracle, HoloMind and the generated pack."""
+    """Declare the benchmark, its oracle, HoloMind (and its offline stand-in model) and the generated pack."""
+    from suite_longact.holomind import rules_model
+
+    rules_model.register()
     registry.add_benchmark(BenchmarkSpec(
         name=BENCH,
         description="LongAct: long-horizon household routines, final-state checklist GC/SR, Improvement Rate",

@@ -3,7 +3,6 @@ so an agent that calls its models several times per step replays identically."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -11,15 +10,11 @@ import pytest
 from suite.cli.main import main
 from suite.models import register_script
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "holomind_rules.py"
-
 
 def _rules() -> object:
-    spec = importlib.util.spec_from_file_location("holomind_rules", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.rules
+    from suite_longact.holomind.rules_model import rules
+
+    return rules
 
 
 def test_a_holomind_run_replays_identically(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -35,3 +30,16 @@ def test_a_holomind_run_replays_identically(tmp_path: Path, capsys: pytest.Captu
     capsys.readouterr()
     assert main(["replay", str(out)]) == 0
     assert "2/2 trajectories identical, 0 differ" in capsys.readouterr().out
+
+
+def test_the_stand_in_is_registered_and_an_unfinished_episode_ends_at_the_cap(tmp_path: Path) -> None:
+    """`--model scripted/holomind-rules` works in `suite run` as it is (the plugin registers it), and an episode
+    HoloMind has not finished ends at the step cap as `budget_exhausted`, not by a Stop of its own."""
+    from suite.store.run_folder import RunStore
+
+    out = tmp_path / "cap"
+    assert main(["run", "--plugins", "longact", "--agent", "holomind", "--model", "scripted/holomind-rules",
+                 "--tasks", "longact_000", "--out", str(out), "longact.max_steps=120", "longact.images=[]",
+                 "--no-report"]) == 0
+    (record,) = RunStore(out).records()
+    assert (record["outcome"], record["end_reason"], record["steps"]) == ("budget_exhausted", "max_steps", 120)

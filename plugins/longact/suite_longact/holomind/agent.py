@@ -69,7 +69,7 @@ class HoloMindAgent(Agent):
         self.task: Task | None = None
         self.max_steps = 0
         self.steps = 0
-        self.body = Body(self.spatial, lambda: self.max_steps - self.steps - 1)
+        self.body = Body(self.spatial, lambda: self.max_steps - self.steps)
         self.modules: Modules | None = None
         self.run: AsyncIterator[dict[str, Any]] | None = None
         self.trace: list[str] = []
@@ -136,7 +136,9 @@ class HoloMindAgent(Agent):
         return NO_MEMORY if self.ablate == "episodic_memory" else "\n".join(self.episodic.experience)
 
     def _budget(self) -> int:
-        return self.max_steps - self.steps - 1
+        """The actions left, this one included: HoloMind spends them all, so an episode it has not finished ends
+        at the step cap (`budget_exhausted`), never by a Stop of its own."""
+        return self.max_steps - self.steps
 
     async def _skill(self, skill: str, target: str | None,
                      plan: str | None = None) -> AsyncIterator[dict[str, Any] | SkillResult]:
