@@ -46,7 +46,7 @@ def test_differences_name_each_setting_and_replaced_prompts() -> None:
     preset = Protocol("b", PAPER, "", {"b.k": 1, "b.flag": False, "agent.x.n": [1, 2]})
     cfg = OmegaConf.create({"run": {"agent": "x"}, "b": {"k": 2, "flag": False, "prompt_dir": "/p"},
                             "agent": {"x": {"n": [1, 2], "prompt_dir": None}}})
-    assert differences(preset, cfg) == ["b.k=2 (paper: 1)", "prompts replaced (b.prompt_dir)"]
+    assert differences(preset, cfg) == ["b.k=2 (the paper's: 1)", "prompts replaced (b.prompt_dir)"]
     with pytest.raises(ConfigError, match="sets b.missing, which is no setting"):
         apply_protocol(cfg, Protocol("b", PAPER, "", {"b.missing": 1}))
 
@@ -73,9 +73,10 @@ def test_every_report_says_whether_each_run_followed_the_paper(tmp_path: Path,
     report = json.loads(capsys.readouterr().out)
     labels = {row["label"]: row["protocol"]["omniear"] for row in report["rows"]}
     assert labels["paper"] == {"protocol": "paper", "follows": True, "differs": []}
-    assert labels["default"]["differs"] == ["omniear.exclude_scalar_max_size=false (paper: true)"]
+    assert labels["default"]["differs"] == ["omniear.exclude_scalar_max_size=false (the paper's: true)"]
     assert labels["prompts"]["differs"] == ["prompts replaced (omniear.prompt_dir)"]
     assert main(["report", *folders]) == 0
     text = " ".join(capsys.readouterr().out.split())
     assert f"protocol: omniear: the paper's protocol [{folders[0]}]" in text
-    assert "protocol: omniear: NOT the paper's protocol: omniear.exclude_scalar_max_size=false (paper: true)" in text
+    assert ("protocol: omniear: NOT the paper's protocol: omniear.exclude_scalar_max_size=false (the paper's: true)"
+            in text)

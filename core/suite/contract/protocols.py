@@ -70,14 +70,14 @@ def _plain(value: Any) -> Any:
 
 
 def differences(protocol: Protocol, cfg: DictConfig | Mapping[str, Any]) -> list[str]:
-    """The preset's settings a config does not have, as `key=value (paper: value)`; and `prompts replaced` when
+    """The preset's settings a config does not have, as `key=value (the paper's: value)`; and `prompts replaced` when
     the benchmark's or an agent's `prompt_dir` is set. Empty: the config follows the preset."""
     conf = cfg if isinstance(cfg, DictConfig) else OmegaConf.create(dict(cfg))
     out = []
     for key, wanted in protocol.settings.items():
         value = _plain(OmegaConf.select(conf, key, default=None))
         if value != wanted:
-            out.append(f"{key}={_show(value)} (paper: {_show(wanted)})")
+            out.append(f"{key}={_show(value)} (the paper's: {_show(wanted)})")
     for key in prompt_dirs(conf, protocol.benchmark):
         out.append(f"prompts replaced ({key})")
     return out

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def run_protocol(host: PluginHost | None, run_dir: Path, benchmarks: list[str]) -> dict[str, dict[str, Any]]:
     """Per benchmark of the run that declares a paper protocol: `{"protocol": "paper", "follows": bool,
-    "differs": [...]}` (`differs`: `key=value (paper: value)` and `prompts replaced (...)`); none for a run folder
+    "differs": [...]}` (`differs`: `key=value (the paper's: value)` and `prompts replaced (...)`); none for a run folder
     without its saved config or a benchmark without a preset."""
     config = run_dir / CONFIG_NAME
     if host is None or not config.is_file():
