@@ -63,10 +63,10 @@ def rules(messages: list[dict[str, Any]]) -> str:
         goal = user.split("Goal:")[1].split("\n")[0].strip().lower()
         for verb, skill in VERBS.items():
             if goal.startswith(verb):
-                target = goal[len(verb):].strip()
+                thing = goal[len(verb):].strip()
                 if skill == "slice":
-                    return json.dumps({"subgoals": ["pick knife", f"slice {target}"]})
-                return json.dumps({"subgoals": [f"find {target}", f"{skill} {target}"]})
+                    return json.dumps({"subgoals": ["pick knife", f"slice {thing}"]})
+                return json.dumps({"subgoals": [f"find {thing}", f"{skill} {thing}"]})
         m = re.match(r"(?:put|bring|take|throw|lay|set|move) (.+?) (?:to|in|on|into) (the .+)", goal)
         if m:
             return json.dumps({"subgoals": [f"find {m.group(1)}", f"pick {m.group(1)}", f"find {m.group(2)}",
