@@ -18,6 +18,7 @@ import zlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from suite.contract.records import Task
@@ -169,7 +170,7 @@ def dense(parsed: Parsed) -> np.ndarray:
         row[26] = float(sum(kind(o) == kind(option) for o in options) - 1) / 3  # how many share its kind
         if numeric[i] and numeric.sum() >= 2:
             vals = values[numeric]
-            row[27] = _rank(vals)[list(np.flatnonzero(numeric)).index(i)]
+            row[27] = _rank(vals)[[int(j) for j in np.flatnonzero(numeric)].index(i)]
             row[28] = float(values[i] == vals.max())
             row[29] = float(values[i] == vals.min())
             row[30] = (values[i] - vals.mean()) / (vals.std() + 1.0)
@@ -241,8 +242,18 @@ def task_text(task: Task) -> str:
     return text_of(task.data["question"], task.data["prompt"].get("prompt_dir"))
 
 
+#: a fitted model: its weights, and the mean and scale of the features it was fitted on
+Model = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def model_hit(model: Model, x: np.ndarray, answer: int) -> bool:
+    """Whether the model scores the right option of a question (its features `x`) best."""
+    w, mean, scale = model
+    return int(np.argmax(((x - mean) / scale) @ w)) == answer
+
+
 def fit(xs: list[np.ndarray], ys: Sequence[int], steps: int = 300, l2: float = 3e-3,
-        rate: float = 0.05) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        rate: float = 0.05) -> Model:
     """A conditional logit (softmax over each question's options) fitted by Adam with L2; the features are scaled
     by their spread over the training options. Returns (weights, mean, scale)."""
     width = xs[0].shape[1]
@@ -291,14 +302,14 @@ def cross_fitted(questions: Sequence[Question], folds: int = 5, seed: int = 0) -
     right: dict[str, bool] = {}
     for k in range(folds):
         train = [q for q in questions if fold_of[q.id] != k]
-        w, mean, scale = fit([xs[q.id] for q in train], [q.answer for q in train])
+        model = fit([xs[q.id] for q in train], [q.answer for q in train])
         for q in questions:
             if fold_of[q.id] == k:
-                right[q.id] = int(np.argmax(((xs[q.id] - mean) / scale) @ w)) == q.answer
+                right[q.id] = model_hit(model, xs[q.id], q.answer)
     return right
 
 
-def scores_by(questions: Sequence[Question], right: dict[str, bool]) -> dict[str, dict[str, float]]:
+def scores_by(questions: Sequence[Question], right: dict[str, bool]) -> dict[str, dict[str, Any]]:
     """Per key ("*", each dataset, each dataset/category): the percent right and the number of questions."""
     groups: dict[str, list[bool]] = defaultdict(list)
     for q in questions:

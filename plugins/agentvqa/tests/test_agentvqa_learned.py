@@ -3,14 +3,16 @@ holds no answer, and reads only the prompt text."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
+import pytest
 from suite.contract.records import Task
 from suite.contract.registry import Reading
-from suite_agentvqa.data import Question
+from suite_agentvqa.data import Question, read_questions
 from suite_agentvqa.learned import cross_fitted, features, learn_text_only, parse_text, scores_by, text_of
-from suite_agentvqa.plugin import PRIOR_BASELINES
+from suite_agentvqa.plugin import PACK_DIR, PRIOR_BASELINES
 from suite_agentvqa.priors import odds_correct
 
 OBJECTS = ["mug", "lamp", "sofa", "fridge", "kettle", "towel", "plate", "chair", "pillow", "vase", "book", "pan"]
@@ -75,3 +77,23 @@ def test_the_prompt_text_parses_back_into_its_parts() -> None:
     assert (parsed.goal, parsed.history, parsed.question, parsed.options, parsed.media) == (
         q.goal, q.action_history, q.question, q.options, "screenshot")
     assert features(text_of(q)).shape[0] == 4
+
+
+def test_the_shipped_pack_records_its_learned_check() -> None:
+    manifest = json.loads((PACK_DIR / "manifest.json").read_text())
+    check = manifest["learned_check"]
+    rows = check["rows"]
+    assert (check["baseline"], check["folds"], rows["*"]["n"]) == ("learned-text", 5, 1400)
+    questions = read_questions(PACK_DIR)
+    assert set(rows) == {"*"} | {q.dataset for q in questions} | {f"{q.dataset}/{q.category}" for q in questions}
+    for row in rows.values():
+        assert row["ci95"][0] <= row["score"] <= row["ci95"][1] and row["ceiling"] == 30.0
+    assert "agentvqa-pack/2" in manifest["earlier"]  # the replaced pack's figures, kept for the record
+
+
+@pytest.mark.xfail(strict=True, reason="issue 34 is not met yet: in the v3 pack a press question is still told "
+                   "from a tap question by its options (a swipe offered only beside Done), see the README")
+def test_the_shipped_pack_is_at_chance_for_the_learned_baseline() -> None:
+    questions = [q for q in read_questions(PACK_DIR) if q.dataset == "monday"]
+    right = cross_fitted(questions)
+    assert 100 * sum(right.values()) / len(right) <= 35
