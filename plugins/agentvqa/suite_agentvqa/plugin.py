@@ -23,6 +23,7 @@ from suite_agentvqa.answers import parse_answer
 from suite_agentvqa.data import Question, is_data_dir, read_questions
 from suite_agentvqa.decoding import preset_for
 from suite_agentvqa.env import QuestionEnv
+from suite_agentvqa.learned import learn_text_only
 from suite_agentvqa.media import check_media
 from suite_agentvqa.options import option_orders
 from suite_agentvqa.priors import PRIORS
@@ -52,6 +53,12 @@ PRIOR_BASELINES = [
                      ceiling=PRIOR_CEILING, chance=CHANCE),
     ShortcutBaseline("question-overlap", "text only: the option sharing the most words with the question, goal and "
                      "history, never the image", agent="question-overlap", ceiling=PRIOR_CEILING, chance=CHANCE),
+    # learned (issue 34): fitted on 4 of 5 folds of the pack, scored on the fifth; reads the prompt text only (goal,
+    # previous actions, question, options, and the media noun that tells one image from several), never a frame
+    ShortcutBaseline("learned-text", "text only, learned: a conditional logit over the options' text features "
+                     "(overlap with the other options and the question, kind, numbers and their spread, hashed words "
+                     "crossed with the question's), fitted on the other folds; never the image",
+                     learner=learn_text_only, reads=("text",), ceiling=PRIOR_CEILING, chance=CHANCE),
 ]
 OFFICIAL = ("the official AgentVQA data is NOT PUBLISHED yet, the paper announces a release without date or URL; "
             "convert a copy with `python -m suite_agentvqa.convert SRC --out DIR`")

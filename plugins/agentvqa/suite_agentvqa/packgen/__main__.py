@@ -4,13 +4,16 @@ the generated pack, then audit it (`suite audit`'s figures go into its manifest)
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from pathlib import Path
+from typing import Any
 
 from suite.engine.host import default_config
 
 from suite_agentvqa.data import read_questions
-from suite_agentvqa.packgen.build import build_pack
+from suite_agentvqa.learned import cross_fitted, scores_by
+from suite_agentvqa.packgen.build import MANIFEST, build_pack
 
 PACK_DIR = Path(__file__).resolve().parents[1] / "pack"
 
@@ -26,7 +29,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="do not run the shortcut audit and store its figures in the manifest")
     args = parser.parse_args(argv)
     started = time.monotonic()
+    earlier = earlier_figures(args.out / MANIFEST)
     manifest = build_pack(args.out, args.seed, args.per_dataset, args.workers)
+    check = learned_check(args.out, args.seed)
+    manifest.update(learned_check=check, earlier=earlier)
+    (args.out / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    over = [key for key, row in check["rows"].items() if row["verdict"] == "fail"]
+    print(f"learned text-only check (cross-fitted, {check['folds']} folds): {check['rows']['*']['score']:.1f}% "
+          f"overall; over the ceiling: {', '.join(over) or 'none'}")
     if not args.no_audit:
         audit = audit_pack(args.out)
         print(f"shortcut audit {'passed' if audit['passed'] else 'FAILED'}: oracle {audit['oracle']:.1f}%, " +
@@ -35,7 +45,37 @@ def main(argv: list[str] | None = None) -> int:
     size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
     print(f"{len(questions)} questions in {args.out} ({size / 1e6:.2f} MB, seed {args.seed}, generator "
           f"v{manifest['generator_version']}, {time.monotonic() - started:.1f} s); answers {manifest['answers']}")
-    return 0
+    return 1 if over else 0
+
+
+#: The learned check's ceiling: chance + 5 points, overall and per dataset and category; a row fails when its 95 %
+#: interval lies wholly above it (as in `suite audit`).
+LEARNED_CEILING = 30.0
+
+
+def learned_check(pack: Path, seed: int, folds: int = 5) -> dict[str, Any]:
+    """The learned text-only baseline cross-fitted over the whole pack (seeded folds, as `suite audit --seed`
+    deals them): its score overall, per dataset and per dataset/category, each with its interval and verdict."""
+    from suite.validity.auditor import wilson
+
+    questions = read_questions(pack)
+    rows = scores_by(questions, cross_fitted(questions, folds, seed))
+    for row in rows.values():
+        low, high = wilson(row["score"], int(row["n"])) or (0.0, 100.0)
+        row.update(ci95=[round(low, 2), round(high, 2)], ceiling=LEARNED_CEILING,
+                   verdict="fail" if low > LEARNED_CEILING else "pass" if high <= LEARNED_CEILING else "too few")
+    return {"baseline": "learned-text", "folds": folds, "seed": seed, "rows": rows}
+
+
+def earlier_figures(manifest: Path) -> dict[str, Any]:
+    """The audit figures of the pack being replaced (and of the packs before it), kept for the record."""
+    if not manifest.is_file():
+        return {}
+    old = json.loads(manifest.read_text(encoding="utf-8"))
+    kept = dict(old.get("earlier") or {})
+    kept[f"agentvqa-pack/{old.get('generator_version')}"] = {
+        key: old[key] for key in ("audit", "learned_check", "questions", "seed") if key in old}
+    return kept
 
 
 def audit_pack(pack: Path) -> dict:

@@ -12,7 +12,7 @@ import multiprocessing
 import random
 import shutil
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,8 @@ import numpy as np
 from PIL import Image
 
 from suite_agentvqa.data import LETTERS, RECORDS, Question
+from suite_agentvqa.learned import Model, fit, model_hit, text_of
+from suite_agentvqa.learned import features as learned_features
 from suite_agentvqa.packgen import GENERATOR_VERSION
 from suite_agentvqa.packgen.draft import Draft, Maker
 from suite_agentvqa.packgen.egocentric import event_frame, object_counting, spatial_navigation, what_happened
@@ -84,14 +86,40 @@ def as_question(raw: dict[str, Any]) -> Question:
                     answer=LETTERS.index(raw["answer"]), media_kind="images", media=())
 
 
+def drafted_question(raw: dict[str, Any], draft: Draft) -> Question:
+    """A drafted record as the loader's Question with as many (placeholder) media as it will have frames: what the
+    learned text-only baseline reads (the media noun tells one image from several)."""
+    return replace(as_question(raw), media_kind=draft.media_kind,
+                   media=tuple(Path(f"{k}.png") for k in range(len(draft.frames))))
+
+
+#: The learned text-only baseline's name in the rejection's hits.
+LEARNED = "learned-text"
+#: Valid drafts tried, when an adversary is given, for one it does not answer right more often than chance; failing
+#: that, the first draft that holds the fixed priors is taken (a maker whose every draft the text gives away cannot
+#: be mended by rejection: its construction must change, and the pack's final check reports it).
+ADVERSARY_DRAFTS = 6
+
+
 @dataclass
 class DatasetDraw:
-    """The questions of one dataset drawn so far, with each text-only prior's hits and the drafts rejected."""
+    """The questions of one dataset drawn so far, with each text-only prior's hits and the drafts rejected; with an
+    `adversary` (the learned text-only model fitted on an earlier draw of the pack), its hits too."""
 
     dataset: str
     seed: int
+    adversary: Model | None = None
     hits: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PRIORS, 0.0))
     rejected: int = 0
+
+    def odds(self, raw: dict[str, Any], draft: Draft) -> dict[str, float]:
+        """Each fixed prior's odds of answering the draft right, and the adversary's hit (1 or 0) when there is one."""
+        odds = prior_odds(as_question(raw))
+        if self.adversary is not None:
+            question = drafted_question(raw, draft)
+            odds[LEARNED] = float(model_hit(self.adversary, learned_features(text_of(question)), question.answer))
+            self.hits.setdefault(LEARNED, 0.0)
+        return odds
 
     def next(self, index: int, letter: str) -> tuple[Draft, dict[str, Any]]:
         """The dataset's `index`-th question with its answer at `letter`: the first valid draft of its maker over
@@ -108,12 +136,14 @@ class DatasetDraw:
             valid += 1
             rng = random.Random(f"{self.seed}:{self.dataset}:{index}:options")
             raw = record(self.dataset, index, draft, letter, self.seed, rng, [])
-            odds = prior_odds(as_question(raw))
+            odds = self.odds(raw, draft)
             if keeps_priors_at_chance(self.hits, odds, index + 1, 1 / PACK_OPTIONS):
                 return self._take(draft, raw, odds, valid - 1)
-            if fallback is None and keeps_priors_at_chance(self.hits, odds, index + 1, 1 / PACK_OPTIONS, False):
+            fixed = {name: self.hits[name] for name in PRIORS}
+            if fallback is None and keeps_priors_at_chance(fixed, odds, index + 1, 1 / PACK_OPTIONS, False):
                 fallback = (draft, raw, odds)
-            if fallback is not None and valid >= BOTH_WAYS_DRAFTS:
+            enough = ADVERSARY_DRAFTS if self.adversary is not None else BOTH_WAYS_DRAFTS
+            if fallback is not None and valid >= enough:
                 return self._take(*fallback, valid - 1)
         raise RuntimeError(f"no {self.dataset} question {index} in {MAX_ATTEMPTS} attempts (seed {self.seed}) that "
                            "keeps the text-only priors at chance")
@@ -172,14 +202,17 @@ class DatasetPart:
     files: dict[str, bytes]
     rejected: int
     hits: dict[str, float]
+    drafted: list[Question]
 
 
-def build_dataset(dataset: str, seed: int, per_dataset: int) -> DatasetPart:
-    """Draw one dataset's questions (independent of every other dataset, so workers may build them apart)."""
+def build_dataset(dataset: str, seed: int, per_dataset: int, adversary: Model | None = None) -> DatasetPart:
+    """Draw one dataset's questions (independent of every other dataset, so workers may build them apart),
+    rejecting against the fixed priors and the `adversary` when given."""
     letters = answer_letters(dataset, per_dataset, seed)
-    draw = DatasetDraw(dataset, seed)
+    draw = DatasetDraw(dataset, seed, adversary)
     files: dict[str, bytes] = {}
     records = []
+    drafted: list[Question] = []
     for index in range(per_dataset):
         draft, raw = draw.next(index, letters[index])
         media = []
@@ -189,18 +222,40 @@ def build_dataset(dataset: str, seed: int, per_dataset: int) -> DatasetPart:
             media.append(rel)
         raw["media"] = {draft.media_kind: media}
         records.append(raw)
-    return DatasetPart(records, files, draw.rejected, draw.hits)
+        drafted.append(drafted_question(raw, draft))
+    return DatasetPart(records, files, draw.rejected, draw.hits, drafted)
 
 
-def build_pack(out: Path, seed: int = 0, per_dataset: int = 10, workers: int = 1) -> dict[str, Any]:
-    """Write the pack into `out` (its records, media and manifest are replaced) and return the manifest; `workers`
-    processes draw the datasets (the bytes do not depend on how many)."""
-    jobs = [(dataset, seed, per_dataset) for dataset in DATASETS]
+def draw_datasets(seed: int, per_dataset: int, workers: int, adversary: Model | None) -> dict[str, DatasetPart]:
+    """Every dataset's part, drawn by `workers` processes (the result does not depend on how many)."""
+    jobs = [(dataset, seed, per_dataset, adversary) for dataset in DATASETS]
     if workers > 1:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            parts = dict(zip(DATASETS, pool.starmap(build_dataset, jobs), strict=True))
-    else:
-        parts = {job[0]: build_dataset(*job) for job in jobs}
+            return dict(zip(DATASETS, pool.starmap(build_dataset, jobs), strict=True))
+    return {job[0]: build_dataset(*job) for job in jobs}
+
+
+#: Draws of the pack: the first rejects against the fixed priors only; each later one also against the learned
+#: text-only model fitted on the draw before it (adversarial filtering, issue 34).
+ROUNDS = 2
+
+
+def fit_adversary(parts: dict[str, DatasetPart]) -> Model:
+    """The learned text-only model fitted on every question of a draw."""
+    questions = [q for part in parts.values() for q in part.drafted]
+    return fit([learned_features(text_of(q)) for q in questions], [q.answer for q in questions])
+
+
+def build_pack(out: Path, seed: int = 0, per_dataset: int = 10, workers: int = 1,
+               rounds: int = ROUNDS) -> dict[str, Any]:
+    """Write the pack into `out` (its records, media and manifest are replaced) and return the manifest; `workers`
+    processes draw the datasets (the bytes do not depend on how many); `rounds` draws, each after the first
+    rejecting against the learned model fitted on the one before."""
+    adversary = None
+    for round_ in range(rounds):
+        parts = draw_datasets(seed, per_dataset, workers, adversary)
+        if round_ < rounds - 1:
+            adversary = fit_adversary(parts)
     out.mkdir(parents=True, exist_ok=True)
     shutil.rmtree(out / "media", ignore_errors=True)
     files = {name: data for part in parts.values() for name, data in part.files.items()}
@@ -215,7 +270,8 @@ def build_pack(out: Path, seed: int = 0, per_dataset: int = 10, workers: int = 1
         "answers": dict(sorted(Counter(r["answer"] for r in lines).items())),
         "prior_rejection": {"rejected": {d: parts[d].rejected for d in DATASETS},
                             "expected_hits": {d: {k: round(v, 2) for k, v in parts[d].hits.items()} for d in DATASETS},
-                            "slack": {"above": PRIOR_SLACK_ABOVE, "below": PRIOR_SLACK_BELOW}},
+                            "slack": {"above": PRIOR_SLACK_ABOVE, "below": PRIOR_SLACK_BELOW},
+                            "rounds": rounds, "adversary_drafts": ADVERSARY_DRAFTS},
         "sha256": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())},
     }
     for name, data in files.items():

@@ -63,12 +63,15 @@ def reward_detection() -> Maker:
 
     def make(rng: random.Random, seed: int) -> Draft | None:
         stage = Stage(rng, seed)
-        made = approach_and_act(stage, rng, tail=rng.randint(1, 3))
+        made = approach_and_act(stage, rng, tail=rng.randint(0, 3))
         if made is None or made[2].verb != "pick up":
             return None
         frames, index, _ = made
+        cut = index - rng.randint(1, index)  # one frame before the point at least, any number of them (issue 34)
+        frames, index = frames[cut:], index - cut
         labels = [f"Frame {n}" for n in range(1, len(frames) + 1)]
-        wrong = pick_wrong(labels, labels[index], rng)
+        # Frame 1 cannot show a point just scored: as a distractor it would be wrong from the text alone
+        wrong = pick_wrong(labels[1:], labels[index], rng)
         if wrong is None:
             return None
         return Draft("reward_detection", "In this game the player scores a point when it picks something up. In "

@@ -88,18 +88,26 @@ def _act_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) -> t
             return None
         miss_tap = tap(miss)
     other = rng.choice([i for i in others if i != target])
-    wrong = [click(shot, other, elements), swipe(rng.choice(("Up", "Down")), elements),
+    wrong = [click(shot, other, elements), done(elements),
              swipe(rng.choice(("Left", "Right")), True) if elements else miss_tap]
     stage.step(action, x=(point[0] + 0.5) / shot.size[0], y=(point[1] + 0.5) / shot.size[1])
     if not stage.ok:
         return None
-    return Draft("tap", "", click(shot, target, elements), wrong, [shot.rgb], goal=_goal(verb, shot, target)), target
+    draft = Draft("tap", "", click(shot, target, elements), wrong, [shot.rgb], goal=_goal(verb, shot, target))
+    return draft, target
 
 
-def _tap_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) -> tuple[Draft, None] | None:
+def _tapped_before(draft: Draft) -> str:
+    """The action a tap or scroll question's history ends with (issue 34): the wrong option that acts on another
+    object, so that, as in a press question, the last action is a tap repeated among the options and the history
+    alone does not tell which kind of action comes next."""
+    return next(w for w in draft.wrong if w.startswith(("Tap", "CLICK")))
+
+
+def _tap_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) -> tuple[Draft, str] | None:
     """The next action is acting on the target, which is in view and within reach."""
     case = _act_case(stage, shot, rng, elements)
-    return None if case is None else (case[0], None)
+    return None if case is None else (case[0], _tapped_before(case[0]))
 
 
 def _press_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) -> tuple[Draft, str] | None:
@@ -117,7 +125,7 @@ def _press_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) ->
     return Draft("press", "", done(elements), wrong, [after.rgb], goal=before.goal), before.correct
 
 
-def _scroll_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) -> tuple[Draft, None] | None:
+def _scroll_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) -> tuple[Draft, str] | None:
     """The target is out of view and one turn brings it within reach; no other swipe shows any of it."""
     x, z, yaw, horizon = stage.pose_now()
     views = {}
@@ -136,9 +144,12 @@ def _scroll_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) -
     if stage.tap_target(interior_point(turned.masks[target])) != target:
         return None
     in_view = shot.clear()
-    wrong = [swipe("Right" if side == "Left" else "Left", elements), swipe(rng.choice(("Up", "Down")), elements),
-             click(shot, rng.choice(in_view), elements) if in_view else done(elements)]
-    return Draft("scroll", "", swipe(side, elements), wrong, [shot.rgb], goal=_goal(verb, turned, target)), None
+    if not in_view:
+        return None
+    wrong = [swipe("Right" if side == "Left" else "Left", elements), done(elements),
+             click(shot, rng.choice(in_view), elements)]
+    draft = Draft("scroll", "", swipe(side, elements), wrong, [shot.rgb], goal=_goal(verb, turned, target))
+    return draft, _tapped_before(draft)
 
 
 CASES = {"tap": _tap_case, "press": _press_case, "scroll": _scroll_case}
