@@ -67,7 +67,7 @@ def test_it_is_declared_for_da_and_the_pack_caps_every_cut() -> None:
     (learned,) = [b for b in build_host().benchmark("vigil").baselines if b.name == "learned-routine-DA"]
     assert learned.kind == "learned" and learned.reads == ("step",) and learned.ceiling_for("DA") == 10.0
     manifest = json.loads((PACK_DIR / "PACK.json").read_text(encoding="utf-8"))
-    assert manifest["generator_version"] == GENERATOR_VERSION == "4"
+    assert manifest["generator_version"] == GENERATOR_VERSION >= "4"
     reach = manifest["families"]["DA"]["routine_cut_max"]
     assert reach["episodes"] <= reach["cap"] == routines.CUT_CAP
     assert "3" in manifest["previous_versions"]
