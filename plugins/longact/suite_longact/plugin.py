@@ -99,7 +99,8 @@ def register(registry: Registry) -> None:
         registry.add_agent(AgentSpec(f"longact-{name}", baseline_factory(name), what, benchmarks=(BENCH,)))
     registry.add_agent(AgentSpec("holomind", holomind_agent,
                                  "HoloMind: two-layer planner, executor over skills, memories, critic",
-                                 uses_model=True, benchmarks=(BENCH,), images=holomind_images))
+                                 uses_model=True, benchmarks=(BENCH,), images=holomind_images,
+                                 offline_model="scripted/holomind-rules"))
 
 
 def _check(config: Any) -> tuple[str, set[str] | None]:
