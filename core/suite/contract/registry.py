@@ -253,6 +253,8 @@ class AgentSpec:
     valid_replies: bool = False
     #: a model that plays the agent offline (e.g. `scripted/holomind-rules`), named when a run is refused
     offline_model: str = ""
+    #: given the run config, raises a one-line ConfigError before the run for settings the agent cannot serve
+    check: Callable[[Any], None] | None = None
 
 
 @dataclass
