@@ -38,3 +38,18 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not present")
     return SHARED_DATA
+
+
+@pytest.fixture
+def wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite's consoles 400 columns wide: a table row whose tmp path is long (e.g. under pytest-xdist's
+    `popen-gwN` folders) stays on one line."""
+    from suite.launch.consoles import console, err_console
+
+    for one in (console, err_console):
+        monkeypatch.setattr(one, "width", 400)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked `slow` first: with `-n 2` one worker runs them while the other works through the rest."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

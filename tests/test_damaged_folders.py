@@ -110,6 +110,7 @@ def test_an_endless_view_in_place_of_the_episodes_table_is_refused_not_run(tmp_p
         assert f"{root / DB_NAME}: damaged run database (it holds a view 'episodes'" in proc.stderr
 
 
+@pytest.mark.usefixtures("wide_console")
 def test_runs_lists_the_other_folders_beside_a_damaged_one(tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     good, broken, bad_results = (_run(tmp_path / name) for name in ("good", "broken", "results"))

@@ -1,5 +1,5 @@
-"""`pip install -e ".[dev]"` installs every pip-installable test dependency, so the README's `python -m pytest` tests
-what `.ci/run` tests; only the real-model build and the system's chromium stay apart (README, CONTRIBUTING.md)."""
+"""`pip install -e ".[dev]"` installs every pip-installable test dependency, so the README's `python -m pytest -n 2`
+tests what `.ci/run` tests; only the real-model build and the system's chromium stay apart (README, CONTRIBUTING.md)."""
 
 from __future__ import annotations
 

@@ -40,6 +40,7 @@ def run_with_infra_failures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     return out
 
 
+@pytest.mark.usefixtures("wide_console")
 def test_every_output_says_the_run_had_infra_failures(run_with_infra_failures: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     out = run_with_infra_failures

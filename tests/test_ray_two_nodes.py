@@ -118,6 +118,7 @@ def cluster() -> Iterator[tuple[str, Path, dict[str, str]]]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+@pytest.mark.slow
 def test_run_survives_losing_a_worker_node_and_model_services(cluster: tuple[str, Path, dict[str, str]],
                                                               tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     address, root, env = cluster

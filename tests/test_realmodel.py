@@ -74,6 +74,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
         log.close()
 
 
+@pytest.mark.slow
 def test_a_real_model_runs_caches_and_replays(llama_server: tuple[str, subprocess.Popen[bytes]], tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:

@@ -116,3 +116,19 @@ def test_a_wide_latex_table_is_split_into_parts_that_repeat_the_key_columns() ->
     for header in headers:  # a part holds what fits in PART_WIDTH, and is scaled to the line if wider still
         assert len(header) < PART_WIDTH
     assert lines.count(r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%") == len(parts)
+
+
+def test_a_row_off_the_papers_protocol_is_marked_and_its_settings_named(
+        runs: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The LaTeX table marks a row whose run departed from the paper's protocol with a dagger and names the
+    settings in the caption; a `--protocol paper` row carries no mark."""
+    paper = tmp_path / "paper"
+    assert main(["run", "--plugins", "omniear", "--agent", "oracle", "--limit", "1", "--protocol", "paper",
+                 "--label", "paper", "--out", str(paper), "--no-report"]) == 0
+    latex = _report([runs[0], paper], "latex", capsys)
+    header, *rows = _body_rows(latex, "omniear: headline metrics")
+    agents = [row[1] for row in rows]
+    assert agents[0] == r"oracle $^\dagger$" and agents[1] == "oracle (paper)"
+    caption = latex.split(r"\caption{omniear: headline metrics", 1)[1].split("}\n", 1)[0]
+    assert (r"$^\dagger$ not the paper's protocol (- / oracle: omniear.exclude\_scalar\_max\_size=false "
+            r"(the paper's: true))") in caption

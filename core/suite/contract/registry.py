@@ -248,6 +248,13 @@ class AgentSpec:
     #: for an agent that builds its own prompts: given the run config, None when it sends the model no images, else
     #: the setting that turns them off ('' when none does); it replaces the benchmark's `images` for the vision check
     images: Callable[[Any], str | None] | None = None
+    #: True when the agent hands the model the benchmark's `valid_reply` (the `direct` agent): only such an agent can
+    #: be played by a script that answers with the benchmark's valid replies (`scripted/random`, `first-option`)
+    valid_replies: bool = False
+    #: a model that plays the agent offline (e.g. `scripted/holomind-rules`), named when a run is refused
+    offline_model: str = ""
+    #: given the run config, raises a one-line ConfigError before the run for settings the agent cannot serve
+    check: Callable[[Any], None] | None = None
 
 
 @dataclass

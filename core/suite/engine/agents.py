@@ -7,6 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from suite.contract.errors import ConfigError
@@ -46,6 +47,8 @@ class AgentContext:
     benchmark: str
     config: DictConfig
     model: Any = None
+    #: the run folder (None outside a run): where an agent keeps what it carries from one episode of the run to the next
+    run_dir: Path | None = None
 
 
 class Agent(ABC):

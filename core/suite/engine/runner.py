@@ -108,7 +108,7 @@ class RunSession:
         """A fresh agent for one episode of `benchmark`."""
         spec = self.host.registry.agent(self.agent_name, benchmark)
         model = self.model.get(benchmark) if isinstance(self.model, dict) else self.model
-        return spec.factory(AgentContext(self.host, benchmark, self.cfg, model))
+        return spec.factory(AgentContext(self.host, benchmark, self.cfg, model, run_dir=self.store.root))
 
     def offload(self, benchmark: str) -> Offload:
         """Where this process runs `benchmark`'s simulator calls: on the loop if it declares `inline_env`, else in a

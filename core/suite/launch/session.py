@@ -70,9 +70,21 @@ def _model_client(cfg: DictConfig, host: PluginHost, benchmarks: list[str], cach
         if clients[bench].wants_valid_reply and host.benchmark(bench).valid_reply is None:
             raise ConfigError(f"{cfg.run.model} answers with a benchmark's valid replies, and {bench} declares none "
                               "(BenchmarkSpec.valid_reply)")
+        _check_agent_plays(cfg, host.registry.agent(str(cfg.run.agent), bench), clients[bench])
     _check_vision(cfg, host, benchmarks)
     _warn_context(cfg, clients)
     return clients
+
+
+def _check_agent_plays(cfg: DictConfig, agent: Any, client: Any) -> None:
+    """Stop before the run when the model is a script answering with the benchmark's valid replies and the agent
+    builds prompts of its own that such a script cannot answer (every episode would end in a model error)."""
+    if not client.wants_valid_reply or agent.valid_replies:
+        return
+    offline = f"; offline, --model {agent.offline_model} plays it" if agent.offline_model else ""
+    raise ConfigError(f"--model {cfg.run.model} answers only with the benchmark's own actions, which the direct agent "
+                      f"asks for; agent {agent.name!r} builds prompts of its own that it cannot answer: use a model "
+                      f"that reads them{offline}")
 
 
 def _call_workers(cfg: DictConfig, model: Any) -> Any:

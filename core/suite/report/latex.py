@@ -31,7 +31,7 @@ _SYMBOLS = {"±": r"$\pm$", "¬": r"$\neg$", "×": r"$\times$", "÷": r"$\div$",
             "–": "--", "—": "---", "…": r"\ldots{}", "§": r"\S{}", "¶": r"\P{}", "“": "``", "”": "''", "‘": "`",
             "’": "'", "«": r"$\ll$", "»": r"$\gg$", "\u00a0": "~", "ß": r"\ss{}", "æ": r"\ae{}", "Æ": r"\AE{}",
             "ø": r"\o{}", "Ø": r"\O{}", "œ": r"\oe{}", "Œ": r"\OE{}", "ł": r"\l{}", "Ł": r"\L{}", "ı": r"\i{}",
-            "¿": "?`", "¡": "!`", "©": r"\copyright{}", "£": r"\pounds{}"}
+            "†": r"$^\dagger$", "¿": "?`", "¡": "!`", "©": r"\copyright{}", "£": r"\pounds{}"}
 _ACCENTS = {"\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0304": "=", "\u0306": "u", "\u0307": ".",
             "\u0308": '"', "\u030a": "r", "\u030b": "H", "\u030c": "v", "\u0327": "c", "\u0328": "k"}
 #: Greek capitals that LaTeX writes as Latin letters (the others have commands: $\Delta$)
@@ -142,11 +142,16 @@ def _headline(summary: dict[str, Any], bench: str) -> list[str]:
         for name, m in r["benchmarks"][bench]["metrics"].items():
             names.setdefault(name, m)
     columns = ["model", "agent", *(m["label"] + (" (%)" if m["percent"] else "") for m in names.values()), "n"]
-    cells = []
+    cells, departures = [], []
     for r in rows:
         group = r["benchmarks"][bench]
-        cells.append([*_name(r), *(interval(group["metrics"][n], 100 if m["percent"] else 1)
-                                   if n in group["metrics"] else "-" for n, m in names.items()),
+        model, agent = _name(r)
+        label = (r.get("protocol") or {}).get(bench)
+        if label is not None and not label["follows"]:
+            agent += " †"
+            departures.append(f"{model} / {agent[:-2]}: {'; '.join(label['differs'])}")
+        cells.append([model, agent, *(interval(group["metrics"][n], 100 if m["percent"] else 1)
+                                      if n in group["metrics"] else "-" for n, m in names.items()),
                       str(group["episodes"])])
     split = len(cells)
     for paper in headline_rows(summary.get("reference", {})):
@@ -154,6 +159,8 @@ def _headline(summary: dict[str, Any], bench: str) -> list[str]:
             cells.append([paper["model"], paper["condition"], *(printed(paper["metrics"].get(n)) for n in names), "-"])
     conf = round(summary["confidence"] * 100)
     caption = f"{bench}: headline metrics, mean [{conf}% CI] over finished episodes; n = episodes"
+    if departures:
+        caption += ". † not the paper's protocol (" + "; ".join(departures) + ")"
     return _table(caption, columns, cells, 2, split)
 
 

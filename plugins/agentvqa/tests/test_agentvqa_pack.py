@@ -6,6 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
 from suite_agentvqa.data import read_questions
 from suite_agentvqa.packgen import GENERATOR_VERSION
 from suite_agentvqa.packgen.build import build_pack
@@ -17,6 +18,7 @@ def _files(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 def test_regenerating_with_the_manifest_seed_gives_the_same_bytes(tmp_path: Path) -> None:
     manifest = json.loads((PACK_DIR / "manifest.json").read_text())
     assert manifest["generator_version"] == GENERATOR_VERSION

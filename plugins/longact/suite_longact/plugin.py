@@ -58,6 +58,7 @@ def holomind_agent(ctx: Any) -> Any:
 def register(registry: Registry) -> None:
     """Declare the benchmark, its oracle, HoloMind (and its offline stand-in model) and the generated pack."""
     from suite_longact.holomind import rules_model
+    from suite_longact.holomind.experience import check_shared
 
     rules_model.register()
     registry.add_benchmark(BenchmarkSpec(
@@ -99,7 +100,8 @@ def register(registry: Registry) -> None:
         registry.add_agent(AgentSpec(f"longact-{name}", baseline_factory(name), what, benchmarks=(BENCH,)))
     registry.add_agent(AgentSpec("holomind", holomind_agent,
                                  "HoloMind: two-layer planner, executor over skills, memories, critic",
-                                 uses_model=True, benchmarks=(BENCH,), images=holomind_images))
+                                 uses_model=True, benchmarks=(BENCH,), images=holomind_images,
+                                 offline_model="scripted/holomind-rules", check=check_shared))
 
 
 def _check(config: Any) -> tuple[str, set[str] | None]:

@@ -6,15 +6,18 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from pathlib import Path
 from typing import Any
 
+import pytest
 from omegaconf import OmegaConf
-from suite.contract.records import StepRecord
+from suite.contract.records import StepRecord, Task
 from suite.engine.agents import AgentContext
 from suite.engine.loop import TraceSink, run_episode
 from suite.models import register_script
 from suite.models.client import ModelClient
 from suite_longact.holomind.agent import HoloMindAgent
+from suite_longact.holomind.experience import POOL_FILE
 from suite_longact.holomind.modules import text_of
 from suite_longact.scoring import settle
 
@@ -113,20 +116,41 @@ def test_plan_refine_replan_and_recovery_on_two_models() -> None:
     assert sum(s.usage.prompt_tokens for s in sink.steps) > 0
 
 
-def test_shared_experience_is_opt_in() -> None:
-    def make(shared: bool) -> HoloMindAgent:
+def test_shared_experience_is_opt_in_ordered_and_resumable(tmp_path: Path) -> None:
+    """With `shared_experience` an episode starts from the rules the run's earlier episodes left in the run folder
+    (in the order they were learnt); an episode run again first drops its earlier attempt's; off, nothing carries."""
+    def begin(episode: str, shared: bool = True) -> HoloMindAgent:
         cfg = OmegaConf.create({"agent": {"holomind": {"shared_experience": shared}}})
-        return HoloMindAgent(AgentContext(None, "longact", cfg, ModelClient("scripted/holo-a")))
+        agent = HoloMindAgent(AgentContext(None, "longact", cfg, ModelClient("scripted/holo-a"), run_dir=tmp_path))
+        asyncio.run(agent.begin(Task("longact", episode, {"instruction": "Slice the apple."}), None))
+        return agent
 
-    HoloMindAgent.pool.clear()
-    first_agent = make(False)
-    first_agent._learn("Open the fridge before placing into it.")
-    assert "Open the fridge before placing into it." not in make(True).episodic.experience
-    sharing = make(True)
-    sharing._learn("Open the fridge before placing into it.")
-    assert "Open the fridge before placing into it." in make(True).episodic.experience
-    assert "Open the fridge before placing into it." not in make(False).episodic.experience
-    HoloMindAgent.pool.clear()
+    fridge, knife = "Open the fridge before placing into it.", "Pick up a knife before slicing."
+    alone = begin("e0", shared=False)
+    alone._learn(fridge)
+    assert not (tmp_path / POOL_FILE).exists() and fridge not in begin("e1").episodic.experience
+    first_agent = begin("e1")
+    first_agent._learn(fridge)
+    second = begin("e2")
+    assert fridge in second.episodic.experience and fridge not in begin("e3", shared=False).episodic.experience
+    second._learn(knife)
+    rules = begin("e3").episodic.experience
+    assert rules.index(fridge) < rules.index(knife)
+    begin("e2")  # e2 again (a resumed run): the rules of its first attempt are dropped, e1's stay
+    assert [json.loads(line)["episode"] for line in (tmp_path / POOL_FILE).read_text().splitlines()] == ["longact/e1"]
+
+
+@pytest.mark.parametrize("flags", [["--concurrency", "2"], ["--concurrency", "1", "--executor", "ray"]])
+def test_shared_experience_needs_one_episode_at_a_time(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        flags: list[str]) -> None:
+    """Episodes that carry rules depend on their order: a run that would not keep it is refused before it starts."""
+    from suite.cli.main import main
+
+    out = tmp_path / "run"
+    assert main(["run", "--plugins", "longact", "--agent", "holomind", "--model", "scripted/holomind-rules",
+                 "--limit", "1", "--out", str(out), "agent.holomind.shared_experience=true", *flags]) == 2
+    assert "pass --concurrency 1 with the local executor" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_bad_holomind_settings_fail_in_one_line() -> None:

@@ -43,3 +43,17 @@ def test_the_stand_in_is_registered_and_an_unfinished_episode_ends_at_the_cap(tm
                  "--no-report"]) == 0
     (record,) = RunStore(out).records()
     assert (record["outcome"], record["end_reason"], record["steps"]) == ("budget_exhausted", "max_steps", 120)
+
+
+@pytest.mark.parametrize("model", ["scripted/random", "scripted/first-option"])
+def test_a_model_that_cannot_play_the_modules_is_refused_before_the_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], model: str) -> None:
+    """A script that answers only with the benchmark's own actions cannot play HoloMind's modules: one line, exit 2,
+    no run folder (not a run of model errors and a retry hint that could only fail again)."""
+    out = tmp_path / "refused"
+    assert main(["run", "--plugins", "longact", "--agent", "holomind", "--model", model, "--tasks", "longact_000",
+                 "--out", str(out), "--no-report"]) == 2
+    err = capsys.readouterr().err
+    assert f"--model {model} answers only with the benchmark's own actions" in err
+    assert "--model scripted/holomind-rules plays it" in err
+    assert not out.exists()

@@ -9,7 +9,7 @@ failure escalates to the high-level planner, which revises the goal or gives it 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any, ClassVar
+from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
@@ -20,6 +20,7 @@ from suite.contract.settings import describe
 from suite.engine.agents import Agent, AgentContext, AgentTurn
 
 from suite_longact.holomind.caps import CapReached, Caps
+from suite_longact.holomind.experience import SharedExperience
 from suite_longact.holomind.mapping import FreeSpaceMap
 from suite_longact.holomind.memory import EpisodicMemory, SpatialMemory
 from suite_longact.holomind.modules import IMAGE_KINDS, IMAGE_MODULES, CallLog, Modules, module_clients
@@ -37,10 +38,7 @@ NO_MEMORY = "(no episodic memory)"
 
 
 class HoloMindAgent(Agent):
-    """One episode of HoloMind; with `shared_experience` the experience pool outlives the episode."""
-
-    #: the experience pool kept across episodes (opt-in): rules the critic distilled, in episode order
-    pool: ClassVar[list[str]] = []
+    """One episode of HoloMind; with `shared_experience` it starts from the rules the run's earlier episodes left."""
 
     def __init__(self, ctx: AgentContext) -> None:
         section = (ctx.config.get("agent") or {}).get("holomind") or {}
@@ -63,9 +61,8 @@ class HoloMindAgent(Agent):
         self.caps = Caps.of(section)
         self.spatial = SpatialMemory()
         self.episodic = EpisodicMemory()
-        if self.shared and self.ablate != "episodic_memory":
-            self.episodic.experience += [r for r in self.pool if r not in self.episodic.experience]
-            self._cap_rules()
+        self.run_dir = ctx.run_dir
+        self.pool: SharedExperience | None = None
         self.task: Task | None = None
         self.max_steps = 0
         self.steps = 0
@@ -78,6 +75,10 @@ class HoloMindAgent(Agent):
         """Start the loop (HoloMind sees only observations, never the env's state)."""
         self.task = task
         self.max_steps = task.max_steps or 16000
+        if self.shared and self.ablate != "episodic_memory" and self.run_dir is not None:
+            self.pool = SharedExperience(self.run_dir, task.key)
+            self.episodic.experience += [r for r in self.pool.start() if r not in self.episodic.experience]
+            self._cap_rules()
         self.modules = Modules(self.clients, task.key, self.prompt_dir, self.image_modules, self.caps)
         self.run = self._loop(task.data["instruction"])
 
@@ -272,8 +273,8 @@ class HoloMindAgent(Agent):
         if rule not in self.episodic.experience:
             self.episodic.experience.append(rule)
             self._cap_rules()
-        if self.shared and rule not in self.pool:
-            self.pool.append(rule)
+        if self.pool is not None:
+            self.pool.add(rule)
 
     def _cap_rules(self) -> None:
         """Keep the newest `max_rules` rules: every prompt that shows the experience stays bounded."""
