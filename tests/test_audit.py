@@ -98,6 +98,18 @@ def test_table_lists_each_baseline_beside_chance_ceiling_and_oracle(capsys: pyte
     assert "rows with too few episodes to tell" in out
 
 
+def test_a_row_that_the_whole_pack_cannot_decide_says_undecided(capsys: pytest.CaptureFixture[str]) -> None:
+    """Over every task of the pack more episodes do not exist: a row whose interval holds its ceiling is
+    `undecided`, and the summary does not advise --full."""
+    assert main(["audit", "--plugins", "template", "--full", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "counter: every task (12)" in out
+    line = next(ln for ln in out.splitlines() if "stop-at-once" in ln and "│ all" in ln)
+    assert line.strip("│┃ ").split("│")[-1].strip() == "undecided"
+    assert "undecided (the 95 % interval holds the ceiling over every task of the pack" in out
+    assert "--full or a larger --limit" not in out
+
+
 def test_levels_per_stratum_and_overall() -> None:
     assert level_for(5.0, "*") == 5.0 and level_for(5.0, "kitchen") is None
     assert level_for({"*": 30, "aitw": 40}, "aitw") == 40.0 and level_for({"*": 30}, "aitw") is None

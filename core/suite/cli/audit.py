@@ -42,8 +42,20 @@ def command(args: argparse.Namespace) -> int:
 
 
 def _too_few(results: list[dict[str, Any]]) -> str:
-    """The summary's note of rows whose interval holds their ceiling ('' when none): they neither pass nor fail."""
-    count = sum(row["verdict"] == TOO_FEW for r in results for b in r["baselines"] for row in b["rows"])
-    rows = "row" if count == 1 else "rows"
-    return (f"; {count} {rows} with too few episodes to tell (the 95 % interval holds the ceiling: --full or a "
-            "larger --limit)") if count else ""
+    """The summary's note of rows whose interval holds their ceiling ('' when none): they neither pass nor fail; on a
+    sample more episodes would tell, over the whole pack none exist (undecided)."""
+    counts = {"sampled": 0, "whole": 0}
+    for r in results:
+        whole = r["sample"]["episodes"] >= r["sample"]["available"]
+        counts["whole" if whole else "sampled"] += sum(row["verdict"] == TOO_FEW for b in r["baselines"]
+                                                       for row in b["rows"])
+    notes = []
+    if counts["sampled"]:
+        rows = "row" if counts["sampled"] == 1 else "rows"
+        notes.append(f"{counts['sampled']} {rows} with too few episodes to tell (the 95 % interval holds the "
+                     "ceiling: --full or a larger --limit)")
+    if counts["whole"]:
+        rows = "row" if counts["whole"] == 1 else "rows"
+        notes.append(f"{counts['whole']} {rows} undecided (the 95 % interval holds the ceiling over every task of "
+                     "the pack: a larger pack would tell)")
+    return "".join(f"; {n}" for n in notes)
