@@ -35,9 +35,11 @@ def test_a_point_the_buffer_says_hits_grounds_the_target_when_played() -> None:
         if not hits:
             continue
         x, y = hits[0]
-        policy = (lambda instruction, max_steps, step, x=x, y=y: {
-            "skill_name": "interact_pixel", "arguments": {"intent": "ground", "x": x, "y": y}} if step == 0 else
-            {"skill_name": "report", "arguments": {"status": "success", "summary": "done"}})
+        def policy(instruction: str, max_steps: int, step: int, x: int = x, y: int = y) -> dict:
+            if step == 0:
+                return {"skill_name": "interact_pixel", "arguments": {"intent": "ground", "x": x, "y": y}}
+            return {"skill_name": "report", "arguments": {"status": "success", "summary": "done"}}
+
         settlement, _ = play(task, policy)
         assert settlement.metrics["B"] == 1.0, task.id
         checked += 1
