@@ -11,7 +11,7 @@ from suite.contract.records import Action, Observation, Settlement, StepRecord, 
 from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
 from suite_household.thor_backend import backend_env, simulator_resources, thor_requirements
 
-from suite_asgard import prompting, scoring, valid_replies
+from suite_asgard import learned_plan, prompting, scoring, valid_replies
 from suite_asgard.blind_plan import fixed_plan_agent
 from suite_asgard.conditions import resolve_condition
 from suite_asgard.env import AsgardEnv, household_env
@@ -79,7 +79,7 @@ def register(registry: Registry) -> None:
         baselines=[ShortcutBaseline(
             "fixed-plan", "the happy-path plan of the task's goals, played blind: never looks at a view or at the "
             "feedback, never adapts (suite_asgard.blind_plan)", agent="fixed-plan", ceiling=FIXED_PLAN_CEILING,
-            chance=0.0, blind=True)],
+            chance=0.0, blind=True), learned_plan.declared(FIXED_PLAN_CEILING)],
         inline_parse=True,  # linear: 0.04-0.1 ms CPU for a 4 KB reply of any shape, 10x that for 40 KB
     ))
     registry.add_agent(AgentSpec("fixed-plan", fixed_plan_agent, "a shortcut baseline: the goals' happy-path plan, "

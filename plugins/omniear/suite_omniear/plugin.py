@@ -12,7 +12,7 @@ from suite.contract.records import Action, Observation, Settlement, StepRecord, 
 from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
 from suite.engine.agents import Agent, AgentContext, AgentTurn, PolicyAgent
 
-from suite_omniear import prompting, scoring, valid_replies
+from suite_omniear import flipper, prompting, scoring, valid_replies
 from suite_omniear.data import CATEGORIES, AttributeTable, EvalTask, find_attribute_table, load_attribute_table
 from suite_omniear.data import load_tasks as load_eval_tasks
 from suite_omniear.oracle import OraclePlanner
@@ -122,7 +122,13 @@ def register(registry: Registry) -> None:
         audit_by=lambda task: task.category,
         baselines=[ShortcutBaseline("fixed-plan", "the same plan for every task, never reading the observation: "
                                     "every agent explores where it stands, then declares DONE", agent="fixed-plan",
-                                    ceiling=5.0, chance=0.0)],
+                                    ceiling=5.0, chance=0.0),
+                   ShortcutBaseline("learned-flipper", "never reads the task: explores room by room and applies the "
+                                    "no-tool verbs fitted per category on the other folds (the set that solved most "
+                                    "training tasks of the category) to every object it discovers "
+                                    "(suite_omniear.flipper)", learner=flipper.fit,
+                                    reads=("text", "category", "history"),
+                                    ceiling={"*": 5.0, **{c: 5.0 for c in CATEGORIES}}, chance=0.0)],
     ))
     registry.add_agent(AgentSpec("fixed-plan", fixed_plan_agent, "a shortcut baseline: explore, then DONE, never "
                                  "reading the observation", benchmarks=(BENCH,)))

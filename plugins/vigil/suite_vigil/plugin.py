@@ -11,7 +11,7 @@ from suite.contract.records import Action, Observation, Settlement, StepRecord, 
 from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry
 from suite_household.thor_backend import simulator_resources, thor_requirements
 
-from suite_vigil import analysis, baselines, goals, prompting, scoring, valid_replies
+from suite_vigil import analysis, baselines, clicks, goals, prompting, routines, scoring, valid_replies
 from suite_vigil.env import VigilEnv
 from suite_vigil.episodes import PACK_MANIFEST, check_episode_house, indexed_episodes, is_data_dir
 from suite_vigil.parsing import parse_reply
@@ -70,7 +70,7 @@ def register(registry: Registry) -> None:
         valid_reply=valid_replies.valid_reply,
         stop_reply=valid_replies.stop_reply,
         chance=baselines.CHANCE,
-        baselines=baselines.declared(),
+        baselines=[*baselines.declared(), routines.declared(), clicks.declared()],
         audit_by=lambda task: task.category,
         images=lambda section: "vigil.images=false" if section is None or section.get("images", True) else None,
         blind_config={"vigil.images": False},  # the blind baselines never read a frame: none is rendered for them

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from suite_omniear.pack.catalog import ADJECTIVES, VERBS, Verb
+from suite_omniear.pack.catalog import ADJECTIVES, COLORS, VERBS, Verb
 
 Task = dict[str, Any]
 VERB_BY_NAME = {v.name: v for v in VERBS}
@@ -110,7 +110,36 @@ def direct_command(rng: random.Random, index: SceneIndex, agents: list[dict[str,
     if not chores:
         return None
     obj, verb = rng.choice(chores)
-    return _task(f"{capital(act(verb, 'the ' + obj['id']))}.", "direct_command", [goal(obj, verb)])
+    keep = add_distractors(rng, index, obj, verb)
+    checks = [goal(obj, verb)] + [{"id": d["id"], verb.attribute: d["states"][verb.attribute]} for d in keep]
+    return _task(f"{capital(act(verb, 'the ' + obj['id']))}. {KEEP_REST}", "direct_command", checks)
+
+
+#: the rule a direct command with distractors ends with: the distractors' states are checked too
+KEEP_REST = "Leave every other object as it is."
+
+
+def add_distractors(rng: random.Random, index: SceneIndex, obj: dict[str, Any], verb: Verb) -> list[dict[str, Any]]:
+    """Copies of the target in its room (issue 34: a task-blind flipper solved every direct command that applies
+    a verb): one in the target's state listed before it and one after it, so a flipper that goes through the
+    objects in either order changes one of them before the target, and one in the opposite state, so flipping
+    every state both ways fails too. Each keeps its state in the task's checks. Added to the scene; returns them."""
+    objects = index.scene["objects"]
+    base = obj["id"].rsplit("_", 1)[0]
+    taken = {o["id"] for o in objects}
+    made = []
+    for position, value in (("first", verb.value), ("last", verb.value), ("last", not verb.value)):
+        n = 1
+        while f"{base}_{n}" in taken:
+            n += 1
+        copy = {**obj, "id": f"{base}_{n}", "location_id": f"in:{index.room_of(obj['id'])}",
+                "properties": {**obj["properties"], "color": rng.choice(COLORS)},
+                "states": {**obj["states"], verb.attribute: value}}
+        taken.add(copy["id"])
+        objects.insert(0 if position == "first" else len(objects), copy)
+        index.objects[copy["id"]] = copy
+        made.append(copy)
+    return made
 
 
 def attribute_reasoning(rng: random.Random, index: SceneIndex, agents: list[dict[str, Any]]) -> Task | None:

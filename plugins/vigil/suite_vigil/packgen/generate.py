@@ -33,14 +33,27 @@ from suite_household.generator import generate_house
 from suite_household.scene_io import load_scene, save_scene
 from suite_household.world import Scene
 
-from suite_vigil import baselines
+from suite_vigil import baselines, clicks, routines
 from suite_vigil.episodes import EPISODES, PACK_MANIFEST, house, remember_house
 from suite_vigil.oracle import OracleAgent
 from suite_vigil.packgen.candidates import BUILDERS, Site, snake
 from suite_vigil.sim import CAMERA, INTERACTION_DISTANCE
 from suite_vigil.vocabulary import FAMILY_CODES
 
-GENERATOR_VERSION = "3"
+GENERATOR_VERSION = "5"
+#: the figures of earlier generator versions, kept in the manifest for the record
+PREVIOUS = {
+    "3": {"built": "2026-11-25",
+          "episodes.json sha256": "52486992c7bf14f7a47334cae6dd66bd13aad7c79a295290b7e1181f5b3daab3",
+          "DA": "the best open-loop routine of suite_vigil.routines' grammar (turn -90, two 0.5 m strides, then turn "
+                "60 and three strides, over and over; report after 11 actions) reached 13 of 125 targets (10.4 %); "
+                "the issue's cross-fitted detour scored 10.4 [6.2, 17.0] (issue 34)"},
+    "4": {"built": "2026-11-28",
+          "episodes.json sha256": "c9252db9f63c7d429899295a40a09069ef40d50cb7bf72b8ae83a37dba62d6d5",
+          "PG": "the learned click (suite_vigil.clicks: per object word, the 20-pixel grid point that grounded most "
+                "training targets) grounded 7 of 125 targets, cross-fitted over 5 folds (5.6 %); the best single "
+                "point, (290, 470), grounded 10 (issue 34)"},
+}
 PER_FAMILY = 125
 HOUSES = 24
 MAX_DRAWS = 40  # candidate draws per kept episode before a family gives up
@@ -105,6 +118,14 @@ def build_family(family: str, seed: int, data_dir: str, scenes: dict[str, Scene]
     sites: dict[str, Site] = {}
     kept: list[dict[str, Any]] = []
     tally: dict[str, Any] = {"drawn": 0, "rejected_by_rules": 0, "rejected_by_oracle": 0, "rejected_by_baselines": 0}
+    reached: Counter = Counter()  # DA: the kept episodes each routine cut of suite_vigil.routines reaches
+    cap = max(1, round(quota * routines.CUT_CAP / PER_FAMILY))
+    if family == "DA":
+        tally["rejected_by_routines"] = 0
+    points: Counter = Counter()  # PG: the kept episodes each grid point of suite_vigil.clicks grounds
+    word_points: set[tuple[str, tuple[int, int]]] = set()  # PG: (object word, grid point) of the kept episodes
+    if family == "PG":
+        tally["rejected_by_clicks"] = 0
     labels: Counter = Counter()
     draw = 0
     while len(kept) < quota and draw < quota * MAX_DRAWS:
@@ -131,6 +152,20 @@ def build_family(family: str, seed: int, data_dir: str, scenes: dict[str, Scene]
         if baselines.solved_by(task_of(episode, data_dir), family):
             tally["rejected_by_baselines"] += 1
             continue
+        if family == "DA":  # issue 34: no open-loop routine (detours and loops included) may reach more than `cap`
+            cuts = routines.episode_cuts(episode, site.ctl.world, site.ctl.nav)
+            if any(reached[c] >= cap for c in cuts):
+                tally["rejected_by_routines"] += 1
+                continue
+            reached.update(cuts)
+        if family == "PG":  # issue 34: no click point may transfer between episodes of a word, nor reach over `cap`
+            word = clicks.word_of(episode["instruction"])
+            hits = clicks.task_hits(task_of(episode, data_dir))
+            if any(points[p] >= clicks.POINT_CAP or (word, p) in word_points for p in hits):
+                tally["rejected_by_clicks"] += 1
+                continue
+            points.update(hits)
+            word_points.update((word, p) for p in hits)
         episode["meta"]["oracle_steps"] = steps
         if family == "SV":
             otype, prop = episode["meta"]["target_type"], episode["success_spec"]["property"]
@@ -141,6 +176,10 @@ def build_family(family: str, seed: int, data_dir: str, scenes: dict[str, Scene]
         raise RuntimeError(f"{family}: only {len(kept)} of {quota} episodes after {draw} draws")
     print(f"{family}: {quota} episodes kept of {draw} drawn", file=sys.stderr, flush=True)
     tally["blind_B"] = blind_figures(kept, data_dir, family)
+    if family == "DA":
+        tally["routine_cut_max"] = {"episodes": max(reached.values(), default=0), "cap": cap}
+    if family == "PG":
+        tally["click_point_max"] = {"episodes": max(points.values(), default=0), "cap": clicks.POINT_CAP}
     return kept, tally
 
 
@@ -216,6 +255,7 @@ def generate(out: Path = DEFAULT_OUT, seed: int = 0, workers: int = 2, per_famil
         "files": {p.relative_to(out).as_posix(): _sha(p) for p in sorted(out.rglob("*.json"))
                   if p.name != PACK_MANIFEST},
         "build_s": round(previous_s + time.monotonic() - started, 1),
+        "previous_versions": PREVIOUS,
     }
     (out / PACK_MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest
