@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -20,6 +21,7 @@ from suite.engine.agents import PolicyAgent
 from suite.engine.loop import TraceSink, inline, run_episode
 
 from suite_asgard.blind_plan import blind_commands
+from suite_asgard.conditions import resolve_condition
 
 Plan = tuple[tuple[str, str], ...]
 _PLAYED: dict[tuple[str, Plan], bool] = {}
@@ -55,7 +57,9 @@ def solves(task: Task, plan: Plan) -> bool:
             return parse_reply(answer(plan, len(history)), task.data["objects"])
 
         cfg = _config()
-        result = asyncio.run(run_episode(_Host(), task, PolicyAgent(policy), cfg, TraceSink(), offload=inline))
+        # text only, whatever the condition the task was loaded under: the plan is blind, a rendered view is waste
+        blind = replace(task, data={**task.data, "condition": resolve_condition(cfg).to_dict()})
+        result = asyncio.run(run_episode(_Host(), blind, PolicyAgent(policy), cfg, TraceSink(), offload=inline))
         _PLAYED[key] = result.settlement.outcome == "success"
     return _PLAYED[key]
 
