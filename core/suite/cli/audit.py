@@ -10,7 +10,7 @@ from suite.cli.output import print_json, print_table
 from suite.engine.host import build_host
 from suite.launch.compose import Options, split_names
 from suite.launch.consoles import console, err_console
-from suite.validity.auditor import TABLE_HEADER, TOO_FEW, markdown, sample_line, table_rows
+from suite.validity.auditor import TABLE_HEADER, TOO_FEW, markdown, sample_line, table_rows, whole_pack
 from suite.validity.selected import audit_selected
 
 
@@ -41,21 +41,16 @@ def command(args: argparse.Namespace) -> int:
     return 0 if passed else 1
 
 
+#: the summary's words for rows whose interval holds their ceiling: on a sample (False), over the whole pack (True)
+_UNDECIDED = {False: "with too few episodes to tell (the 95 % interval holds the ceiling: --full or a larger --limit)",
+              True: "undecided (the 95 % interval holds the ceiling over every task of the pack: a larger pack would "
+                    "tell)"}
+
+
 def _too_few(results: list[dict[str, Any]]) -> str:
     """The summary's note of rows whose interval holds their ceiling ('' when none): they neither pass nor fail; on a
     sample more episodes would tell, over the whole pack none exist (undecided)."""
-    counts = {"sampled": 0, "whole": 0}
+    counts = {False: 0, True: 0}
     for r in results:
-        whole = r["sample"]["episodes"] >= r["sample"]["available"]
-        counts["whole" if whole else "sampled"] += sum(row["verdict"] == TOO_FEW for b in r["baselines"]
-                                                       for row in b["rows"])
-    notes = []
-    if counts["sampled"]:
-        rows = "row" if counts["sampled"] == 1 else "rows"
-        notes.append(f"{counts['sampled']} {rows} with too few episodes to tell (the 95 % interval holds the "
-                     "ceiling: --full or a larger --limit)")
-    if counts["whole"]:
-        rows = "row" if counts["whole"] == 1 else "rows"
-        notes.append(f"{counts['whole']} {rows} undecided (the 95 % interval holds the ceiling over every task of "
-                     "the pack: a larger pack would tell)")
-    return "".join(f"; {n}" for n in notes)
+        counts[whole_pack(r)] += sum(row["verdict"] == TOO_FEW for b in r["baselines"] for row in b["rows"])
+    return "".join(f"; {n} {'row' if n == 1 else 'rows'} {_UNDECIDED[whole]}" for whole, n in counts.items() if n)

@@ -332,9 +332,13 @@ class Registry:
         view.plugin = self.current_plugin
         self.report_views.setdefault(view.benchmark, []).append(view)
 
+    def find_agent(self, name: str, benchmark: str) -> AgentSpec | None:
+        """The agent `name` for `benchmark` (a benchmark-specific one first, else a general one), or None."""
+        return self.agents.get((name, benchmark)) or self.agents.get((name, None))
+
     def agent(self, name: str, benchmark: str) -> AgentSpec:
         """The agent `name` for `benchmark`: a benchmark-specific one first, else a general one."""
-        spec = self.agents.get((name, benchmark)) or self.agents.get((name, None))
+        spec = self.find_agent(name, benchmark)
         if spec is None:
             known = sorted({n for (n, b) in self.agents if b in (None, benchmark)})
             raise PluginError(f"no agent {name!r} for benchmark {benchmark!r}; available: {', '.join(known)}")

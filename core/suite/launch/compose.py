@@ -127,9 +127,8 @@ def check_run_settings(host: PluginHost, cfg: DictConfig, benchmarks: list[str])
         offered = sorted({p for b in benchmarks for p in host.benchmark(b).protocols})
         raise ConfigError(f"--protocol {name}: {', '.join(lacking)} has no such protocol preset"
                           f"{'; presets: ' + ', '.join(offered) if offered else ''}")
-    agent_name = str(cfg.run.agent)
-    for agent in {id(a): a for b in benchmarks if (a := host.registry.agents.get((agent_name, b))
-                                                   or host.registry.agents.get((agent_name, None)))}.values():
+    agents = (host.registry.find_agent(str(cfg.run.agent), b) for b in benchmarks)
+    for agent in {id(a): a for a in agents if a is not None}.values():  # a general agent once, not per benchmark
         if agent.check is not None:
             agent.check(cfg)
 

@@ -148,8 +148,8 @@ def _headline(summary: dict[str, Any], bench: str) -> list[str]:
         model, agent = _name(r)
         label = (r.get("protocol") or {}).get(bench)
         if label is not None and not label["follows"]:
+            departures.append(f"{model} / {agent}: {'; '.join(label['differs'])}")
             agent += " †"
-            departures.append(f"{model} / {agent[:-2]}: {'; '.join(label['differs'])}")
         cells.append([model, agent, *(interval(group["metrics"][n], 100 if m["percent"] else 1)
                                       if n in group["metrics"] else "-" for n, m in names.items()),
                       str(group["episodes"])])

@@ -388,10 +388,15 @@ def _interval(ci: list[float] | None) -> str:
     return "-" if not ci else f"{ci[0]:.1f}-{ci[1]:.1f}"
 
 
+def whole_pack(bench: dict[str, Any]) -> bool:
+    """Whether a benchmark's audit ran every task its data has (more episodes do not exist)."""
+    return bool(bench["sample"]["episodes"] >= bench["sample"]["available"])
+
+
 def sample_line(bench: dict[str, Any]) -> str:
     """What the sample of a benchmark's audit is, in words (a reader sees what a sample can claim)."""
     sample = bench["sample"]
-    if sample["episodes"] >= sample["available"]:
+    if whole_pack(bench):
         return f"{bench['benchmark']}: every task ({sample['episodes']})"
     return (f"{bench['benchmark']}: a seeded stratified sample of {sample['episodes']} of {sample['available']} tasks "
             f"(seed {sample['seed']}; --full runs every task)")
@@ -401,12 +406,11 @@ def table_rows(figures: list[dict[str, Any]]) -> list[list[str]]:
     """The audit's table: one row per benchmark, baseline and category."""
     rows = []
     for bench in figures:
-        whole = bench["sample"]["episodes"] >= bench["sample"]["available"]
+        # a row whose interval holds the ceiling over every task the pack has is undecided: no more episodes exist
+        labels = {PASS: "ok", FAIL: "FAIL", TOO_FEW: "undecided" if whole_pack(bench) else "too few", None: "-"}
         for baseline in bench["baselines"]:
             for row in baseline["rows"]:
-                # a row whose interval holds the ceiling over every task the pack has: more episodes do not exist
-                undecided = "undecided" if whole else "too few"
-                shown = {PASS: "ok", FAIL: "FAIL", TOO_FEW: undecided, None: "-"}[row["verdict"]]
+                shown = labels[row["verdict"]]
                 if row["infra_failures"]:
                     shown += f" ({row['infra_failures']} infra)"
                 rows.append([bench["benchmark"], baseline["name"], "all" if row["key"] == OVERALL else row["key"],
