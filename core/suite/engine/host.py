@@ -210,3 +210,15 @@ def default_config(benchmarks: list[str], host: PluginHost | None = None) -> Dic
     if benchmarks and host is None:
         host = build_host()
     return configmod.defaults(benchmarks, host.registry if host is not None else None)
+
+
+@dataclass(frozen=True)
+class ModuleHost:
+    """Just enough of a plugin host to play one plugin's episodes in this process (a pack generator's oracle, a
+    learned baseline's fit): each hook is the plugin module's function of that name, no plugin manager loaded."""
+
+    module: ModuleType
+
+    def call(self, hook: str, benchmark: str, **kwargs: Any) -> Any:
+        """The module's hook function, called with the benchmark and the hook's arguments."""
+        return getattr(self.module, hook)(benchmark, **kwargs)

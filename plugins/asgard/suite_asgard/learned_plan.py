@@ -18,6 +18,7 @@ from typing import Any
 from suite.contract.records import Action, Observation, StepRecord, Task
 from suite.contract.registry import LearnedPolicy, Reading, ShortcutBaseline
 from suite.engine.agents import PolicyAgent
+from suite.engine.host import ModuleHost
 from suite.engine.loop import TraceSink, inline, run_episode
 
 from suite_asgard.blind_plan import blind_commands
@@ -40,17 +41,11 @@ def _config() -> Any:
     return OmegaConf.merge(default_config(["asgard"]).asgard, {"condition": "text_only"})
 
 
-class _Host:
-    def call(self, hook: str, bench: str, **kwargs: Any) -> Any:
-        from suite_asgard import plugin
-
-        return getattr(plugin, hook)(bench, **kwargs)
-
-
 def solves(task: Task, plan: Plan) -> bool:
     """Whether playing `plan` blind solves the task (through the shared loop; kept for the other folds)."""
     key = (task.id, plan)
     if key not in _PLAYED:
+        from suite_asgard import plugin
         from suite_asgard.parsing import parse_reply
 
         def policy(task: Task, env: Any, observation: Observation, history: list[StepRecord]) -> Action:
@@ -59,7 +54,8 @@ def solves(task: Task, plan: Plan) -> bool:
         cfg = _config()
         # text only, whatever the condition the task was loaded under: the plan is blind, a rendered view is waste
         blind = replace(task, data={**task.data, "condition": resolve_condition(cfg).to_dict()})
-        result = asyncio.run(run_episode(_Host(), blind, PolicyAgent(policy), cfg, TraceSink(), offload=inline))
+        result = asyncio.run(run_episode(ModuleHost(plugin), blind, PolicyAgent(policy), cfg, TraceSink(),
+                                         offload=inline))
         _PLAYED[key] = result.settlement.outcome == "success"
     return _PLAYED[key]
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from omegaconf import OmegaConf
 from suite.contract.records import Task
+from suite.engine.host import ModuleHost
 from suite.engine.loop import TraceSink, inline, run_episode
 from suite_household.controller import Controller
 from suite_household.generator import generate_house
@@ -97,12 +98,8 @@ def oracle_run(episode: dict[str, Any], data_dir: str) -> tuple[bool, int, str |
     """Run the oracle on an episode through the shared loop: (B = 1, steps, why not)."""
     from suite_vigil import plugin
 
-    class Host:
-        def call(self, hook: str, bench: str, **kwargs: Any) -> Any:
-            return getattr(plugin, hook)(bench, **kwargs)
-
     task = task_of(episode, data_dir)
-    result = asyncio.run(run_episode(Host(), task, OracleAgent(), None, TraceSink(), offload=inline))
+    result = asyncio.run(run_episode(ModuleHost(plugin), task, OracleAgent(), None, TraceSink(), offload=inline))
     s = result.settlement
     return s.outcome == "success", len(result.trajectory.steps), s.failure_reason
 
