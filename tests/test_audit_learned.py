@@ -13,7 +13,7 @@ import toy_choice
 from omegaconf import OmegaConf
 from suite.cli.main import main
 from suite.contract.errors import ConfigError
-from suite.contract.records import Action, Image, Observation, StepRecord, Task
+from suite.contract.records import FOLD_GROUP, Action, Image, Observation, StepRecord, Task
 from suite.contract.registry import BenchmarkSpec, Metric, Reading, ShortcutBaseline
 from suite.engine.host import PluginHost, build_host, default_config
 from suite.validity.auditor import FAIL, PASS, TOO_FEW, audit_benchmark, verdict, wilson
@@ -80,6 +80,28 @@ def test_folds_are_stable_under_a_seed_and_balanced() -> None:
     assert folds != assign_folds(ids, 5, seed=4)
     sizes = Counter(folds.values())
     assert sorted(sizes) == [0, 1, 2, 3, 4] and max(sizes.values()) - min(sizes.values()) <= 1
+
+
+def test_tasks_of_one_fold_group_share_a_fold() -> None:
+    ids = [f"t{n}" for n in range(40)]
+    groups = {i: f"g{n // 4}" for n, i in enumerate(ids)}  # ten groups of four twins
+    folds = assign_folds(ids, 5, seed=3, groups=groups)
+    for group in set(groups.values()):
+        assert len({folds[i] for i in ids if groups[i] == group}) == 1
+    assert sorted(Counter(folds.values()).values()) == [8, 8, 8, 8, 8]  # two groups a fold
+    assert assign_folds(ids, 5, seed=3, groups={}) == assign_folds(ids, 5, seed=3)  # no groups: by id
+
+
+def test_fold_plans_keep_twins_together(toy: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
+    baseline = baselines_of(toy.benchmark("toy-leaky"))[0]
+    cfg = baseline_config(default_config(["toy-leaky"], toy), baseline)
+    loaded = list(toy.call("load_tasks", "toy-leaky", config=cfg.get("toy-leaky")))
+    for n, task in enumerate(loaded):
+        task.meta[FOLD_GROUP] = f"pair-{n // 2}"
+    monkeypatch.setattr(toy, "call", lambda *args, **kwargs: loaded)
+    for fold in plan_folds(toy, cfg, "toy-leaky", baseline):
+        trained = {t.meta[FOLD_GROUP] for t in fold.train}
+        assert not trained & {f"pair-{loaded.index(t) // 2}" for t in loaded if t.id in fold.scored}
 
 
 def test_fold_plans_partition_the_sample(toy: PluginHost) -> None:

@@ -12,6 +12,12 @@ OUTCOMES = ("success", "agent_failure", "parse_failure", "budget_exhausted", "mo
 INFRA_OUTCOMES = ("model_error", "env_error", "timeout")
 
 
+#: The `Task.meta` key of a task's fold group: tasks that share it (twins with the same text and different answers)
+#: are always dealt into the same fold by the learned baselines' cross-fitting, so a learner is never fitted on a
+#: twin of a task it scores.
+FOLD_GROUP = "group"
+
+
 @dataclass
 class Task:
     """One episode's specification, as a plugin loaded and validated it."""

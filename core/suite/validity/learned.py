@@ -4,7 +4,7 @@ and the agent that runs the fitted policy, giving it only what its baseline `rea
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from omegaconf import DictConfig, OmegaConf
 
 from suite.contract.errors import ConfigError
-from suite.contract.records import Observation, StepRecord, Task
+from suite.contract.records import FOLD_GROUP, Observation, StepRecord, Task
 from suite.contract.registry import AgentSpec, LearnedPolicy, Reading, ShortcutBaseline
 from suite.engine.agents import Agent, AgentContext, AgentTurn, parse_safely
 
@@ -25,11 +25,19 @@ def agent_name(baseline: ShortcutBaseline) -> str:
     return f"learned/{baseline.name}"
 
 
-def assign_folds(ids: Sequence[str], folds: int, seed: int) -> dict[str, int]:
-    """Each task id's fold: the ids ordered by a seeded hash of the id, then dealt round the folds, so the folds
-    differ in size by at most one and a task's fold depends only on the seed and the set of ids."""
-    order = sorted(set(ids), key=lambda i: (hashlib.sha256(f"{seed}\0{i}".encode()).hexdigest(), i))
-    return {task_id: rank % folds for rank, task_id in enumerate(order)}
+def assign_folds(ids: Sequence[str], folds: int, seed: int, groups: Mapping[str, str] | None = None) -> dict[str, int]:
+    """Each task id's fold: the fold groups (`groups[id]`, the id itself where it has none) ordered by a seeded hash,
+    then dealt round the folds, so a task's fold depends only on the seed and the set of groups, tasks of one group
+    share a fold, and (with one task per group) the folds differ in size by at most one."""
+    group_of = {task_id: (groups or {}).get(task_id, task_id) for task_id in ids}
+    order = sorted(set(group_of.values()), key=lambda g: (hashlib.sha256(f"{seed}\0{g}".encode()).hexdigest(), g))
+    fold_of_group = {group: rank % folds for rank, group in enumerate(order)}
+    return {task_id: fold_of_group[group] for task_id, group in group_of.items()}
+
+
+def task_groups(tasks: Sequence[Task]) -> dict[str, str]:
+    """The fold group of each task that declares one (`Task.meta[FOLD_GROUP]`)."""
+    return {t.id: str(t.meta[FOLD_GROUP]) for t in tasks if t.meta.get(FOLD_GROUP) is not None}
 
 
 @dataclass
@@ -48,7 +56,7 @@ def plan_folds(host: PluginHost, cfg: DictConfig, bench: str, baseline: Shortcut
     loaded = list(host.call("load_tasks", bench, config=cfg.get(bench) or OmegaConf.create({})))
     if len({t.id for t in loaded}) < 2:
         raise ConfigError(f"{bench}: the learned baseline {baseline.name!r} needs at least 2 tasks to cross-fit")
-    fold_of = assign_folds([t.id for t in loaded], baseline.folds, int(cfg.run.seed))
+    fold_of = assign_folds([t.id for t in loaded], baseline.folds, int(cfg.run.seed), task_groups(loaded))
     wanted = None if cfg.run.tasks is None else {str(i) for i in cfg.run.tasks}
     scored = [t.id for t in loaded if wanted is None or t.id in wanted]
     plans = [Fold(k, [t for t in loaded if fold_of[t.id] != k], [i for i in scored if fold_of[i] == k])

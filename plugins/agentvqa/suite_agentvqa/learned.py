@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from suite.contract.records import Task
+from suite.contract.records import FOLD_GROUP, Task
 from suite.contract.registry import LearnedPolicy, Reading
 from suite.validity.learned import assign_folds
 
@@ -296,9 +296,11 @@ def learn_text_only(train: Sequence[Task]) -> LearnedPolicy:
 
 def cross_fitted(questions: Sequence[Question], folds: int = 5, seed: int = 0) -> dict[str, bool]:
     """Whether the text-only model got each question right when fitted on the other folds (the folds `suite audit`
-    deals with `run.seed` = `seed`): the generator's check of a whole pack, without the runner."""
+    deals with `run.seed` = `seed`, twins of one group in one fold): the generator's check of a whole pack, without
+    the runner."""
     xs = {q.id: features(text_of(q)) for q in questions}
-    fold_of = assign_folds([q.id for q in questions], folds, seed)
+    groups = {q.id: str(q.meta[FOLD_GROUP]) for q in questions if q.meta.get(FOLD_GROUP) is not None}
+    fold_of = assign_folds([q.id for q in questions], folds, seed, groups)
     right: dict[str, bool] = {}
     for k in range(folds):
         train = [q for q in questions if fold_of[q.id] != k]

@@ -7,7 +7,7 @@ from typing import Any
 
 from suite.contract.errors import ConfigError
 from suite.contract.hookspecs import hookimpl
-from suite.contract.records import Action, Observation, Settlement, StepRecord, Task, Trajectory
+from suite.contract.records import FOLD_GROUP, Action, Observation, Settlement, StepRecord, Task, Trajectory
 from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric, Registry, ShortcutBaseline
 
 from suite_agentvqa import scoring
@@ -126,7 +126,9 @@ def _task(question: Question, config: Any, settings: dict[str, Any]) -> Task:
     seed = int(config.get("shuffle_seed") or 0) if config.get("shuffle") else None
     orders = option_orders(question.id, len(question.options), seed, bool(config.get("circular")))
     data = {"question": question, "orders": orders, "prompt": settings, "protocol": _protocol(config)}
-    return Task(BENCH, question.id, data, category=question.category, max_steps=len(orders))
+    group = question.meta.get(FOLD_GROUP)
+    return Task(BENCH, question.id, data, category=question.category, max_steps=len(orders),
+                meta={} if group is None else {FOLD_GROUP: group})
 
 
 def check_tasks(tasks: list[Task], config: Any) -> None:

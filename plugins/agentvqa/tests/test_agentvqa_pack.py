@@ -44,8 +44,7 @@ def test_pack_is_small_complete_and_labelled() -> None:
     assert {q.dataset for q in questions} == set(DATASETS)
     assert all(q.meta["generated"] == f"agentvqa-pack/{GENERATOR_VERSION}" for q in questions)
     assert {q.media_kind for q in questions} == {"images", "frames"}
-    # since v3 every next-action history ends with a tap (so that it does not tell press from tap, issue 34): no
-    # question of the pack has an empty history, and the "No previous actions" prompt is left to hand-made data
+    # since v4 (issue 34) a next-action question's history is swipes only, the same for its four twins
     assert any(q.action_history for q in questions)
     letters = [q.answer_letter for q in questions]
     assert all(letters.count(x) == 350 for x in "ABCD")  # 25 of each letter in each dataset

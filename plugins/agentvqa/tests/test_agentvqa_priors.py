@@ -72,9 +72,9 @@ def _sizing_drafts(monkeypatch: pytest.MonkeyPatch, longest_correct_until: int) 
 def test_a_candidate_a_prior_would_answer_above_chance_is_redrawn(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _sizing_drafts(monkeypatch, longest_correct_until=3)
     draw = DatasetDraw("aitw", 0)
-    draft, raw = draw.next(0, "A")  # one question: 0.25 expected + 1 slack, so a sure longest-option hit ...
+    draft, raw = draw.next(0, "A", 0)  # one question: 0.25 expected + 1 slack, so a sure longest-option hit ...
     assert draw.rejected == 0 and draft.correct == "a much longer answer"  # ... is still within it
-    draft, raw = draw.next(1, "B")  # two: 0.5 + 1, so a second sure hit (2) is not; "ok" ties all four options
+    draft, raw = draw.next(1, "B", 1)  # two: 0.5 + 1, so a second sure hit (2) is not; "ok" ties all four options
     assert draw.rejected == 2 and draft.correct == "ok" and len(calls) == 4
     assert raw["options"][1] == "ok" and draw.hits["longest-option"] == 1.25  # 1 + 1/4
 
@@ -83,9 +83,9 @@ def test_the_generator_gives_up_with_a_clear_error(monkeypatch: pytest.MonkeyPat
     _sizing_drafts(monkeypatch, longest_correct_until=10**9)
     monkeypatch.setattr(build, "MAX_ATTEMPTS", 6)
     draw = DatasetDraw("aitw", 0)
-    draw.next(0, "A")
+    draw.next(0, "A", 0)
     with pytest.raises(RuntimeError, match="keeps the text-only priors at chance"):
-        draw.next(1, "A")
+        draw.next(1, "A", 1)
 
 
 def test_declared_ceilings_are_chance_plus_five_per_dataset() -> None:

@@ -4,4 +4,4 @@ Run `python -m suite_agentvqa.packgen --out DIR --seed N`. The pack is labelled 
 not, and never stands in for, the official AgentVQA data."""
 
 #: Bumped whenever the generator's output changes for a given seed.
-GENERATOR_VERSION = "3"
+GENERATOR_VERSION = "4"

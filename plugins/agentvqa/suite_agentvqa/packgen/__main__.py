@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from suite.contract.records import FOLD_GROUP
 from suite.engine.host import default_config
 
 from suite_agentvqa.data import read_questions
@@ -51,19 +52,27 @@ def main(argv: list[str] | None = None) -> int:
 #: The learned check's ceiling: chance + 5 points, overall and per dataset and category; a row fails when its 95 %
 #: interval lies wholly above it (as in `suite audit`).
 LEARNED_CEILING = 30.0
+#: The verdict of a category row whose questions come in twins: shown, not judged. Twins share one text and each
+#: answer kind is right in one of them, so a text-only policy gets exactly one of four in every group, and its
+#: score in a category that is a kind of answer (press: Done) is only how often it prefers that kind (answering
+#: Done every time scores 100 % on press and 0 % on tap and scroll in the same groups).
+TWINS = "twins: not judged"
 
 
 def learned_check(pack: Path, seed: int, folds: int = 5) -> dict[str, Any]:
     """The learned text-only baseline cross-fitted over the whole pack (seeded folds, as `suite audit --seed`
-    deals them): its score overall, per dataset and per dataset/category, each with its interval and verdict."""
+    deals them): its score overall, per dataset and per dataset/category, each with its interval and verdict (a
+    category of twins is not judged: see TWINS)."""
     from suite.validity.auditor import wilson
 
     questions = read_questions(pack)
     rows = scores_by(questions, cross_fitted(questions, folds, seed))
-    for row in rows.values():
+    twins = {f"{q.dataset}/{q.category}" for q in questions if q.meta.get(FOLD_GROUP)}
+    for key, row in rows.items():
         low, high = wilson(row["score"], int(row["n"])) or (0.0, 100.0)
         row.update(ci95=[round(low, 2), round(high, 2)], ceiling=LEARNED_CEILING,
-                   verdict="fail" if low > LEARNED_CEILING else "pass" if high <= LEARNED_CEILING else "too few")
+                   verdict=TWINS if key in twins else "fail" if low > LEARNED_CEILING else
+                   "pass" if high <= LEARNED_CEILING else "too few")
     return {"baseline": "learned-text", "folds": folds, "seed": seed, "rows": rows}
 
 

@@ -18,17 +18,33 @@ from typing import Any
 
 import numpy as np
 from PIL import Image
+from suite.contract.records import FOLD_GROUP
 
 from suite_agentvqa.data import LETTERS, RECORDS, Question
 from suite_agentvqa.learned import Model, fit, model_hit, text_of
 from suite_agentvqa.learned import features as learned_features
 from suite_agentvqa.packgen import GENERATOR_VERSION
-from suite_agentvqa.packgen.draft import Draft, Maker
-from suite_agentvqa.packgen.egocentric import event_frame, object_counting, spatial_navigation, what_happened
-from suite_agentvqa.packgen.games import action_prediction, reward_detection, reward_modeling, world_modeling
-from suite_agentvqa.packgen.robotics import depth_order, object_grounding, state_tracking, task_estimation
-from suite_agentvqa.packgen.spatial import entity_detection, object_relation, object_sizing
-from suite_agentvqa.packgen.web import ground_point, next_action
+from suite_agentvqa.packgen.draft import Draft, Maker, Twins
+from suite_agentvqa.packgen.egocentric import (
+    event_frame_twins,
+    object_counting,
+    spatial_navigation_twins,
+    what_happened_twins,
+)
+from suite_agentvqa.packgen.games import (
+    action_prediction_twins,
+    reward_detection_twins,
+    reward_modeling_twins,
+    world_modeling,
+)
+from suite_agentvqa.packgen.robotics import (
+    depth_order_twins,
+    object_grounding_twins,
+    state_tracking_twins,
+    task_estimation_twins,
+)
+from suite_agentvqa.packgen.spatial import entity_detection_twins, object_relation
+from suite_agentvqa.packgen.web import ground_point_twins, next_action_twins
 from suite_agentvqa.priors import PRIORS, prior_odds
 from suite_agentvqa.taxonomy import DATASETS, DOMAIN_OF_DATASET
 
@@ -38,24 +54,26 @@ NOTICE = ("GENERATED pack: questions made by suite_agentvqa.packgen with the emb
           "AgentVQA record format. It is NOT the official AgentVQA data and its scores are not comparable to the "
           "paper's.")
 
-#: The makers of each dataset's questions, used in turn (question i uses maker i mod len).
-PLAN: dict[str, list[Maker]] = {
-    "aitw": [next_action("tap", 1), next_action("scroll", 1)],
-    "monday": [next_action("tap", 0), next_action("press", 0)],
-    "mind2web": [next_action("tap", 0, elements=True), next_action("scroll", 0, elements=True),
-                 next_action("press", 0, elements=True)],
-    "screenspot": [ground_point(small=False)],
-    "screenspot_pro": [ground_point(small=True)],
-    "erqa": [task_estimation()],
-    "robo2vlm": [depth_order(True, "pov_modeling"), state_tracking()],
-    "roborefit": [object_grounding()],
-    "vsi_bench": [spatial_navigation(), object_counting()],
-    "perception_test": [event_frame(), what_happened()],
-    "gameqa": [world_modeling(), reward_modeling()],
-    "atari": [action_prediction(), reward_detection()],
-    "space10": [entity_detection(), object_sizing()],
-    "embspatial": [object_relation(), depth_order(False, "object_scene_interaction")],
+#: The makers of each dataset's questions, used in turn (draw u uses maker u mod len): a `Twins` maker gives four
+#: questions with the same text at once (issue 34: only the images tell their answers apart), any other one.
+PLAN: dict[str, list[Maker | Twins]] = {
+    "aitw": [next_action_twins(1)],
+    "monday": [next_action_twins(0)],
+    "mind2web": [next_action_twins(0, elements=True)],
+    "screenspot": [ground_point_twins(small=False)],
+    "screenspot_pro": [ground_point_twins(small=True)],
+    "erqa": [task_estimation_twins()],
+    "robo2vlm": [depth_order_twins(True, "pov_modeling"), state_tracking_twins()],
+    "roborefit": [object_grounding_twins()],
+    "vsi_bench": [spatial_navigation_twins(), object_counting()],
+    "perception_test": [event_frame_twins(), what_happened_twins()],
+    "gameqa": [world_modeling(), reward_modeling_twins()],
+    "atari": [action_prediction_twins(), reward_detection_twins()],
+    "space10": [entity_detection_twins()],
+    "embspatial": [object_relation(), depth_order_twins(False, "object_scene_interaction")],
 }
+#: Seeded attempts at one set of twins (an attempt costs a few renders; the rarest twins come about once in 100).
+TWIN_ATTEMPTS = 4000
 
 
 #: How far a text-only prior's hits may stray from chance while a dataset is drawn: at most this many above the
@@ -121,12 +139,13 @@ class DatasetDraw:
             self.hits.setdefault(LEARNED, 0.0)
         return odds
 
-    def next(self, index: int, letter: str) -> tuple[Draft, dict[str, Any]]:
+    def next(self, index: int, letter: str, unit: int) -> tuple[Draft, dict[str, Any]]:
         """The dataset's `index`-th question with its answer at `letter`: the first valid draft of its maker over
         seeded attempts on which no text-only prior drifts from chance (`keeps_priors_at_chance`), or, when none
         of the first BOTH_WAYS_DRAFTS valid drafts holds them up to it, the first of those that keeps them from
         rising above it (else the next such draft)."""
-        maker = PLAN[self.dataset][index % len(PLAN[self.dataset])]
+        maker = PLAN[self.dataset][unit % len(PLAN[self.dataset])]
+        assert not isinstance(maker, Twins), "twins are drawn by DatasetDraw.twins"
         fallback = None
         valid = 0
         for attempt in range(MAX_ATTEMPTS):
@@ -135,7 +154,7 @@ class DatasetDraw:
                 continue
             valid += 1
             rng = random.Random(f"{self.seed}:{self.dataset}:{index}:options")
-            raw = record(self.dataset, index, draft, letter, self.seed, rng, [])
+            raw = record(self.dataset, index, draft, placed(draft, letter, rng), self.seed)
             odds = self.odds(raw, draft)
             if keeps_priors_at_chance(self.hits, odds, index + 1, 1 / PACK_OPTIONS):
                 return self._take(draft, raw, odds, valid - 1)
@@ -155,6 +174,52 @@ class DatasetDraw:
         for name, hit in odds.items():
             self.hits[name] += hit
         return draft, raw
+
+    def twins(self, unit: int, first: int) -> list[tuple[Draft, dict[str, Any]]]:
+        """The `unit`-th draw of the dataset when its maker makes twins: the four twin drafts as questions `first`..
+        `first` + 3 in a seeded order, the options in one seeded order for all four (so each letter is right once),
+        sharing the fold group `<dataset>/twins-<unit>`; their priors' odds are counted (they sum to exactly one hit
+        a prior, the chance share, since the four texts are the same)."""
+        maker = PLAN[self.dataset][unit % len(PLAN[self.dataset])]
+        assert isinstance(maker, Twins), "single questions are drawn by DatasetDraw.next"
+        for attempt in range(TWIN_ATTEMPTS):
+            drafts = maker(random.Random(f"{self.seed}:{self.dataset}:twins-{unit}:{attempt}"), self.seed)
+            if drafts is None:
+                continue
+            rng = random.Random(f"{self.seed}:{self.dataset}:twins-{unit}:options")
+            options = [drafts[0].correct, *drafts[0].wrong]
+            rng.shuffle(options)
+            rng.shuffle(drafts)
+            self.rejected += attempt
+            taken = []
+            for k, draft in enumerate(drafts):
+                raw = record(self.dataset, first + k, draft, options, self.seed, f"{self.dataset}/twins-{unit:03d}")
+                for name, hit in self.odds(raw, draft).items():
+                    self.hits[name] += hit
+                taken.append((draft, raw))
+            return taken
+        raise RuntimeError(f"no {self.dataset} twins {unit} in {TWIN_ATTEMPTS} attempts (seed {self.seed})")
+
+
+def placed(draft: Draft, letter: str, rng: random.Random) -> list[str]:
+    """The draft's options with the wrong ones shuffled and the correct one at `letter`."""
+    wrong = list(draft.wrong)
+    rng.shuffle(wrong)
+    wrong.insert(LETTERS.index(letter), draft.correct)
+    return wrong
+
+
+def record(dataset: str, index: int, draft: Draft, options: list[str], seed: int,
+           group: str | None = None) -> dict[str, Any]:
+    """The question's JSONL record with the options in the order given (`group`: its twins' fold group)."""
+    height, width = draft.frames[0].shape[:2]
+    return {
+        "id": f"{dataset}/{index:03d}", "dataset": dataset, "domain": DOMAIN_OF_DATASET[dataset],
+        "category": draft.category, "goal": draft.goal, "action_history": draft.history, "question": draft.question,
+        "options": options, "answer": LETTERS[options.index(draft.correct)], "media": {draft.media_kind: []},
+        "meta": {"generated": f"agentvqa-pack/{GENERATOR_VERSION}", "seed": seed, "width": width, "height": height,
+                 **({FOLD_GROUP: group} if group is not None else {}), **draft.meta},
+    }
 
 
 #: Every generated question has four options, as the paper's do.
@@ -177,23 +242,6 @@ def png(frame: np.ndarray) -> bytes:
     return out.getvalue()
 
 
-def record(dataset: str, index: int, draft: Draft, letter: str, seed: int, rng: random.Random,
-           media: list[str]) -> dict[str, Any]:
-    """The question's JSONL record with the correct option placed at `letter`."""
-    wrong = list(draft.wrong)
-    rng.shuffle(wrong)
-    options = wrong[:]
-    options.insert(LETTERS.index(letter), draft.correct)
-    height, width = draft.frames[0].shape[:2]
-    return {
-        "id": f"{dataset}/{index:03d}", "dataset": dataset, "domain": DOMAIN_OF_DATASET[dataset],
-        "category": draft.category, "goal": draft.goal, "action_history": draft.history, "question": draft.question,
-        "options": options, "answer": letter, "media": {draft.media_kind: media},
-        "meta": {"generated": f"agentvqa-pack/{GENERATOR_VERSION}", "seed": seed, "width": width, "height": height,
-                 **draft.meta},
-    }
-
-
 @dataclass
 class DatasetPart:
     """One dataset's share of the pack: its records, its media files, and its draw's rejection figures."""
@@ -205,24 +253,41 @@ class DatasetPart:
     drafted: list[Question]
 
 
+def unit_sizes(dataset: str, per_dataset: int) -> list[int]:
+    """How many questions each draw of the dataset gives (4 for twins, else 1), the last cut to the count."""
+    sizes: list[int] = []
+    while sum(sizes) < per_dataset:
+        size = 4 if isinstance(PLAN[dataset][len(sizes) % len(PLAN[dataset])], Twins) else 1
+        sizes.append(min(size, per_dataset - sum(sizes)))
+    return sizes
+
+
 def build_dataset(dataset: str, seed: int, per_dataset: int, adversary: Model | None = None) -> DatasetPart:
-    """Draw one dataset's questions (independent of every other dataset, so workers may build them apart),
-    rejecting against the fixed priors and the `adversary` when given."""
-    letters = answer_letters(dataset, per_dataset, seed)
+    """Draw one dataset's questions (independent of every other dataset, so workers may build them apart): its
+    makers in turn, a single question's rejecting against the fixed priors and the `adversary` when given, with
+    the single questions' answers spread evenly over the letters; a twin maker's four questions at once (their
+    answers take each letter once; the last twins cut to the count)."""
+    sizes = unit_sizes(dataset, per_dataset)
+    letters = iter(answer_letters(dataset, sizes.count(1), seed))
     draw = DatasetDraw(dataset, seed, adversary)
     files: dict[str, bytes] = {}
-    records = []
+    records: list[dict[str, Any]] = []
     drafted: list[Question] = []
-    for index in range(per_dataset):
-        draft, raw = draw.next(index, letters[index])
-        media = []
-        for k, frame in enumerate(draft.frames):
-            rel = f"media/{dataset}/{index:03d}_{k:02d}.png"
-            files[rel] = png(frame)
-            media.append(rel)
-        raw["media"] = {draft.media_kind: media}
-        records.append(raw)
-        drafted.append(drafted_question(raw, draft))
+    for unit, size in enumerate(sizes):
+        index = len(records)
+        if isinstance(PLAN[dataset][unit % len(PLAN[dataset])], Twins):
+            taken = draw.twins(unit, index)[:size]
+        else:
+            taken = [draw.next(index, next(letters), unit)]
+        for k, (draft, raw) in enumerate(taken, index):
+            media = []
+            for n, frame in enumerate(draft.frames):
+                rel = f"media/{dataset}/{k:03d}_{n:02d}.png"
+                files[rel] = png(frame)
+                media.append(rel)
+            raw["media"] = {draft.media_kind: media}
+            records.append(raw)
+            drafted.append(drafted_question(raw, draft))
     return DatasetPart(records, files, draw.rejected, draw.hits, drafted)
 
 

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import random
 
-from suite_agentvqa.packgen.draft import Draft, Maker, pick_wrong
-from suite_agentvqa.packgen.events import RESULT, approach_and_act
+from suite_agentvqa.packgen.draft import Draft, Maker, Twins, pick_wrong, twins_of
+from suite_agentvqa.packgen.events import PAST, RESULT, actionable, four_variants, pan_with_event
 from suite_agentvqa.packgen.stage import IGNORED, Shot, Stage, readable
 
 DIRECTIONS = {"ahead": (-25, 25), "to the right": (65, 115), "to the left": (-115, -65)}
-DONE_AS = {"pick up": "it was picked up", "open": "it was opened", "turn on": "it was turned on"}
-NOTHING = "nothing happened to it"
-#: the answers of every "what happened" question, each right equally often
-ANSWERED = (*DONE_AS.values(), NOTHING)
 
 
 def walk(stage: Stage, rng: random.Random, steps: int) -> list[Shot]:
@@ -30,26 +26,6 @@ def _direction(bearing: float) -> str | None:
     if abs(bearing) >= 155:
         return "behind"
     return next((name for name, (low, high) in DIRECTIONS.items() if low <= bearing <= high), None)
-
-
-def spatial_navigation() -> Maker:
-    """VSI-Bench style: after the walk, is an object seen on the way ahead, left, right or behind?"""
-
-    def make(rng: random.Random, seed: int) -> Draft | None:
-        stage = Stage(rng, seed)
-        frames = walk(stage, rng, rng.randint(6, 9))
-        types = [o.type for o in stage.ctl.world.objects.values()]
-        seen = sorted({i for f in frames[:-1] for i in f.clear() if types.count(f.type_of(i)) == 1})
-        answers = [(i, d) for i in seen if (d := _direction(stage.relative_bearing(i)))]
-        if not answers:
-            return None
-        target, direction = rng.choice(answers)
-        name = readable(frames[0].objects[target].type)
-        wrong = [d for d in ("ahead", "to the left", "to the right", "behind") if d != direction]
-        return Draft("spatial_navigation", f"At the end of the video, where is the {name} relative to the "
-                     "direction you are facing?", direction, wrong, [f.rgb for f in frames], media_kind="frames")
-
-    return make
 
 
 def object_counting() -> Maker:
@@ -78,55 +54,72 @@ def object_counting() -> Maker:
     return make
 
 
-def event_frame() -> Maker:
-    """Perception Test style: in which frame is an object first open / switched on / in the player's hand?"""
+#: Where each answer of a navigation question puts the object: its bearing from the final heading, degrees.
+BEARINGS = {"ahead": 0.0, "to the right": 90.0, "to the left": -90.0, "behind": 180.0}
 
-    def make(rng: random.Random, seed: int) -> Draft | None:
+
+def spatial_navigation_twins() -> Twins:
+    """VSI-Bench style twins (issue 34): one walk, ending in four headings that put an object seen on the way
+    ahead, to the right, to the left and behind; the four videos differ only in their last frame."""
+
+    def make(rng: random.Random, seed: int) -> list[Draft] | None:
         stage = Stage(rng, seed)
-        made = approach_and_act(stage, rng, tail=rng.randint(0, 3))
-        if made is None:
+        frames = walk(stage, rng, rng.randint(6, 9))[:-1]
+        types = [o.type for o in stage.ctl.world.objects.values()]
+        seen = sorted({i for f in frames for i in f.clear() if types.count(f.type_of(i)) == 1})
+        if not seen:
             return None
-        frames, index, happening = made
-        # the video may start at any frame up to the event, so the answer is the first frame as often as any other
-        # (issue 34: it was never the first nor the last); "first ..." still names one frame
-        cut = index - rng.randint(0, index)
-        frames, index = frames[cut:], index - cut
-        name = readable(happening.before.type_of(happening.target))
-        labels = [f"Frame {n}" for n in range(1, len(frames) + 1)]
-        wrong = pick_wrong(labels, labels[index], rng)
-        if wrong is None:
-            return None
-        return Draft("motion_causality", f"In which frame is the {name} first {RESULT[happening.verb]}?",
-                     labels[index], wrong, [f.rgb for f in frames], media_kind="frames")
-
-    return make
-
-
-def what_happened() -> Maker:
-    """Perception Test style: what happened to an object during the video?"""
-
-    def make(rng: random.Random, seed: int) -> Draft | None:
-        stage = Stage(rng, seed)
-        made = approach_and_act(stage, rng, tail=rng.randint(0, 2))
-        if made is None:
-            return None
-        frames, _, happening = made
-        # every question offers the same four answers and each is right equally often (issue 34: "picked up" was
-        # right in 39 of 50): the answer drawn first, the draft kept only when the video shows it
-        wanted = rng.choice(ANSWERED)
-        if wanted == NOTHING:
-            types = [o.type for o in stage.ctl.world.objects.values()]
-            still = sorted(i for i in happening.before.clear() if i not in happening.changed
-                           and types.count(happening.before.type_of(i)) == 1)
-            if not still:
+        target = rng.choice(seen)
+        x, z, yaw, horizon = stage.pose_now()
+        heading = yaw + stage.relative_bearing(target)  # facing the object
+        ends = []
+        for direction, bearing in BEARINGS.items():
+            end = stage.teleport(x, z, heading - bearing, horizon)
+            if _direction(stage.relative_bearing(target)) != direction:
                 return None
-            target = rng.choice(still)
-        elif wanted == DONE_AS[happening.verb]:
-            target = happening.target
-        else:
-            return None
-        name = readable(happening.before.type_of(target))
-        return Draft("motion_causality", f"What happened to the {name} during the video?", wanted,
-                     [a for a in ANSWERED if a != wanted], [f.rgb for f in frames], media_kind="frames")
+            ends.append([f.rgb for f in frames] + [end.rgb])
+        name = readable(frames[0].objects[target].type)
+        return twins_of(list(BEARINGS), ends, "spatial_navigation", f"At the end of the video, where is the {name} "
+                        "relative to the direction you are facing?", media_kind="frames")
 
-    return make
+    return Twins(make)
+
+
+def what_happened_twins() -> Twins:
+    """Perception Test style twins (issue 34): the camera turns towards four objects within reach, then one of four
+    interactions happens and it looks around; the options are the four interactions, the same for all four videos."""
+
+    def make(rng: random.Random, seed: int) -> list[Draft] | None:
+        stage = Stage(rng, seed)
+        shot = stage.pose(rng)
+        if len(actionable(stage, shot)) < 4:
+            return None
+        x, z, yaw, horizon = stage.pose_now()
+        turns, sign = rng.randint(1, 3), rng.choice((-1, 1))
+        approach = [stage.teleport(x, z, yaw + sign * 30 * turns, horizon)]
+        approach += [stage.step("RotateLeft" if sign > 0 else "RotateRight", degrees=30) for _ in range(turns)]
+        variants = four_variants(stage, approach[-1], rng, distinct_objects=False)
+        if variants is None:
+            return None
+        looks = [rng.choice(("RotateLeft", "RotateRight")) for _ in range(rng.randint(0, 2))]
+        videos = [[f.rgb for f in approach] + [v.after.rgb] + [v.stage.step(look, degrees=30).rgb for look in looks]
+                  for v in variants]
+        correct = [f"the {readable(shot.type_of(v.target))} was {PAST[v.verb]}" for v in variants]
+        return twins_of(correct, videos, "motion_causality", "What happened during the video?", media_kind="frames")
+
+    return Twins(make)
+
+
+def event_frame_twins() -> Twins:
+    """Perception Test style twins (issue 34): four frames of a slow pan over an object within reach, which is
+    acted on just before the first, second, third or fourth frame; the options are the four frames."""
+
+    def make(rng: random.Random, seed: int) -> list[Draft] | None:
+        made = pan_with_event(Stage(rng, seed), rng, lead=0)
+        if made is None:
+            return None
+        name, verb, videos = made
+        return twins_of([f"Frame {n}" for n in range(1, 5)], videos, "motion_causality",
+                        f"In which frame is the {name} first {RESULT[verb]}?", media_kind="frames")
+
+    return Twins(make)

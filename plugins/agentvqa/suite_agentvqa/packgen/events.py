@@ -1,4 +1,5 @@
-"""Things that happen on camera: one interaction with a visible change, and a turn-towards-then-act sequence."""
+"""Things that happen on camera: interactions with a visible change, each done on its own copy of a stage, and slow
+pans with an interaction just before one of their frames."""
 
 from __future__ import annotations
 
@@ -7,27 +8,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from suite_agentvqa.packgen.stage import Shot, Stage, interactable
+from suite_agentvqa.packgen.stage import Shot, Stage, interactable, readable
 
 REACH = 1.4
 PAST = {"pick up": "picked up", "open": "opened", "turn on": "turned on"}
 #: What an object became, for "in which frame is it first ..." questions.
 RESULT = {"pick up": "in the player's hand", "open": "open", "turn on": "switched on"}
-
-
-@dataclass
-class Happening:
-    """An interaction that succeeded: its target, the verb (in words), and the views before and after it."""
-
-    target: str
-    verb: str
-    before: Shot
-    after: Shot
-
-    @property
-    def changed(self) -> set[str]:
-        """Ids of every object whose record changed (the target, and whatever the world's rules changed with it)."""
-        return {i for i, obj in self.before.objects.items() if self.after.objects.get(i) != obj}
 
 
 def visibly_changed(before: Shot, after: Shot, object_id: str, threshold: float = 12.0) -> bool:
@@ -53,36 +39,74 @@ def actionable(stage: Stage, shot: Shot) -> list[tuple[str, str, str]]:
     return out
 
 
-def happen(stage: Stage, shot: Shot, rng: random.Random) -> Happening | None:
-    """Act on a random actionable object in view; None unless it succeeds and the change shows on camera."""
+@dataclass
+class Variant:
+    """One of a twin question's alternatives: an interaction done on a fresh copy of the stage, and the view after."""
+
+    target: str
+    verb: str
+    stage: Stage
+    after: Shot
+
+
+def four_variants(stage: Stage, shot: Shot, rng: random.Random, distinct_objects: bool) -> list[Variant] | None:
+    """Four different interactions with objects in the view `shot` (of four different objects when
+    `distinct_objects`), each done on its own fresh copy of the stage at this pose: None unless each succeeds,
+    shows on camera and leaves the other three targets as they were."""
     choices = actionable(stage, shot)
+    if distinct_objects:
+        by_object: dict[str, list[tuple[str, str, str]]] = {}
+        for choice in choices:
+            by_object.setdefault(choice[0], []).append(choice)
+        choices = [rng.choice(options) for _, options in sorted(by_object.items())]
+    if len(choices) < 4:
+        return None
+    picked = rng.sample(choices, 4)
+    pose = stage.pose_now()
+    variants = []
+    for target, verb, action in picked:
+        twin = stage.again(pose)
+        after = twin.step(action, objectId=target)
+        others = [other for other, _, _ in picked if other != target]
+        if not twin.ok or not visibly_changed(shot, after, target) or any(
+                after.objects.get(o) != shot.objects[o] for o in others):
+            return None
+        variants.append(Variant(target, verb, twin, after))
+    return variants
+
+
+#: The pan of an "in which frame" video: frames this many degrees apart.
+PAN = 10
+
+
+def pan_with_event(stage: Stage, rng: random.Random, lead: int,
+                   verbs: tuple[str, ...] = tuple(PAST)) -> tuple[str, str, list[list[np.ndarray]]] | None:
+    """Four videos of one slow pan (`lead` + 4 frames) over an object within reach, acted on (by one of `verbs`)
+    just before frame `lead` + k of video k: the object's name, the verb and the videos; None unless the object is
+    clear in every frame before the change and the change shows in the frame after it."""
+    shot = stage.pose(rng)
+    choices = [c for c in actionable(stage, shot) if c[1] in verbs]
     if not choices:
         return None
     target, verb, action = rng.choice(choices)
-    after = stage.step(action, objectId=target)
-    if not stage.ok or not visibly_changed(shot, after, target):
-        return None
-    return Happening(target, verb, shot, after)
-
-
-def approach_and_act(stage: Stage, rng: random.Random, tail: int) -> tuple[list[Shot], int, Happening] | None:
-    """Frames of turning towards an object in 30-degree steps, acting on it, then `tail` steps of looking around.
-
-    Returns the frames, the 0-based index of the first frame after the interaction, and the interaction."""
-    shot = stage.pose(rng)
-    if not actionable(stage, shot):
-        return None
     x, z, yaw, horizon = stage.pose_now()
-    turns = rng.randint(1, 3)
     sign = rng.choice((-1, 1))
-    frames = [stage.teleport(x, z, yaw + sign * 30 * turns, horizon)]
-    for _ in range(turns):
-        frames.append(stage.step("RotateLeft" if sign > 0 else "RotateRight", degrees=30))
-    happening = happen(stage, frames[-1], rng)
-    if happening is None:
+    poses = [(x, z, yaw + sign * PAN * j, horizon) for j in range(lead + 4)]
+    before = [stage.teleport(*pose) for pose in poses]
+    if any(view.pixels(target) < view.clear_threshold() for view in before):
         return None
-    frames.append(happening.after)
-    event_frame = len(frames) - 1
-    for _ in range(tail):
-        frames.append(stage.step(rng.choice(("RotateLeft", "RotateRight")), degrees=30))
-    return frames, event_frame, happening
+    videos = []
+    for k in range(lead, lead + 4):
+        twin = stage.again(poses[0])
+        frames = []
+        for j, pose in enumerate(poses):
+            twin.teleport(*pose, render=False)
+            if j == k:
+                twin.step(action, render=False, objectId=target)
+                if not twin.ok:
+                    return None
+            frames.append(twin.teleport(*pose))
+        if not visibly_changed(before[k], frames[k], target):
+            return None
+        videos.append([f.rgb for f in frames])
+    return readable(shot.type_of(target)), verb, videos

@@ -3,12 +3,13 @@ view will show after some moves, and which move earns the most reward."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
 
-from suite_agentvqa.packgen.draft import Draft, Maker, pick_wrong
-from suite_agentvqa.packgen.events import approach_and_act
+from suite_agentvqa.packgen.draft import Draft, Maker, Twins, pick_wrong, twins_of
+from suite_agentvqa.packgen.events import pan_with_event
 from suite_agentvqa.packgen.stage import Shot, Stage, readable
 
 #: A move's words -> (controller action, its arguments).
@@ -33,52 +34,43 @@ def _differs(a: Shot, b: Shot) -> bool:
     return bool(np.abs(a.rgb.astype(np.int16) - b.rgb.astype(np.int16)).mean() > 1.0)
 
 
-def action_prediction() -> Maker:
-    """Atari style: two consecutive frames; which move was made (every other listed move gives another frame)?"""
+def action_prediction_twins() -> Twins:
+    """Atari style twins (issue 34): one first frame, four second frames after four different moves (each frame
+    unlike the others); the options are the four moves."""
 
-    def make(rng: random.Random, seed: int) -> Draft | None:
+    def make(rng: random.Random, seed: int) -> list[Draft] | None:
         stage = Stage(rng, seed)
         start = stage.pose(rng)
         pose = stage.pose_now()
-        outcomes = {}
+        outcomes: dict[str, Shot] = {}
         for name, (action, args) in MOVES.items():
             after = stage.step(action, render=True, **args)
-            if stage.ok and _differs(start, after):
+            if stage.ok and _differs(start, after) and all(_differs(after, seen) for seen in outcomes.values()):
                 outcomes[name] = after
             stage.teleport(*pose, render=False)
         if len(outcomes) < 4:
             return None
-        correct = rng.choice(sorted(outcomes))
-        wrong = pick_wrong([n for n, v in outcomes.items() if _differs(v, outcomes[correct])], correct, rng)
-        if wrong is None:
+        moves = rng.sample(sorted(outcomes), 4)
+        return twins_of(moves, [[start.rgb, outcomes[m].rgb] for m in moves], "action_prediction",
+                        "Which move did the player make between Frame 1 and Frame 2?", media_kind="frames")
+
+    return Twins(make)
+
+
+def reward_detection_twins() -> Twins:
+    """Atari style twins (issue 34): a point is scored when something is picked up; five frames of a pan over an
+    object picked up just before frame 2, 3, 4 or 5 (Frame 1 cannot show a point just scored); the options are
+    frames 2-5."""
+
+    def make(rng: random.Random, seed: int) -> list[Draft] | None:
+        made = pan_with_event(Stage(rng, seed), rng, lead=1, verbs=("pick up",))
+        if made is None:
             return None
-        return Draft("action_prediction", "Which move did the player make between Frame 1 and Frame 2?", correct,
-                     wrong, [start.rgb, outcomes[correct].rgb], media_kind="frames")
+        return twins_of([f"Frame {n}" for n in range(2, 6)], made[2], "reward_detection", "In this game the player "
+                        "scores a point when it picks something up. In which frame has the point just been scored?",
+                        media_kind="frames")
 
-    return make
-
-
-def reward_detection() -> Maker:
-    """Atari style: a point is scored when something is picked up; in which frame was it just scored?"""
-
-    def make(rng: random.Random, seed: int) -> Draft | None:
-        stage = Stage(rng, seed)
-        made = approach_and_act(stage, rng, tail=rng.randint(0, 3))
-        if made is None or made[2].verb != "pick up":
-            return None
-        frames, index, _ = made
-        cut = index - rng.randint(1, index)  # one frame before the point at least, any number of them (issue 34)
-        frames, index = frames[cut:], index - cut
-        labels = [f"Frame {n}" for n in range(1, len(frames) + 1)]
-        # Frame 1 cannot show a point just scored: as a distractor it would be wrong from the text alone
-        wrong = pick_wrong(labels[1:], labels[index], rng)
-        if wrong is None:
-            return None
-        return Draft("reward_detection", "In this game the player scores a point when it picks something up. In "
-                     "which frame has the point just been scored?", labels[index], wrong, [f.rgb for f in frames],
-                     media_kind="frames")
-
-    return make
+    return Twins(make)
 
 
 def world_modeling() -> Maker:
@@ -112,10 +104,17 @@ def world_modeling() -> Maker:
     return make
 
 
-def reward_modeling(margin: float = 0.15) -> Maker:
-    """GameQA style: the reward grows as the player nears an object; which single move earns the most?"""
+#: Where each move of a reward question takes the player: the object's bearing (degrees from the heading) that
+#: makes that move the one that nears it most.
+TOWARDS = {"move forward 0.5 m": 0.0, "move back 0.5 m": 180.0, "step left 0.5 m": -90.0, "step right 0.5 m": 90.0}
 
-    def make(rng: random.Random, seed: int) -> Draft | None:
+
+def reward_modeling_twins(margin: float = 0.15) -> Twins:
+    """GameQA style twins (issue 34): the reward grows as the player nears an object; one spot, four headings that
+    put the object ahead, behind, left and right, so that a different move earns the most (by `margin` m) in each
+    view; the options are the four moves."""
+
+    def make(rng: random.Random, seed: int) -> list[Draft] | None:
         stage = Stage(rng, seed)
         start = stage.pose(rng)
         types = [o.type for o in stage.ctl.world.objects.values()]
@@ -123,17 +122,21 @@ def reward_modeling(margin: float = 0.15) -> Maker:
         if not targets:
             return None
         target = rng.choice(targets)
-        pose = stage.pose_now()
-        distance = {}
-        for name, action in REWARD_MOVES.items():
-            stage.step(action, render=False, moveMagnitude=0.5)
-            distance[name] = stage.distance_to(target)
-            stage.teleport(*pose, render=False)
-        ranked = sorted(distance, key=distance.__getitem__)
-        if distance[ranked[1]] - distance[ranked[0]] < margin:
-            return None
-        return Draft("reward_modeling", f"The reward grows as the player gets closer to the "
-                     f"{readable(start.type_of(target))}. Which single move earns the most reward?", ranked[0],
-                     ranked[1:], [start.rgb])
+        x, z, yaw, horizon = stage.pose_now()
+        heading = yaw + stage.relative_bearing(target)
+        views = []
+        for best, bearing in TOWARDS.items():
+            pose = (x, z, heading - bearing, horizon)
+            views.append([stage.teleport(*pose).rgb])
+            distance = {}
+            for name, action in REWARD_MOVES.items():
+                stage.step(action, render=False, moveMagnitude=0.5)
+                distance[name] = stage.distance_to(target) if stage.ok else math.inf
+                stage.teleport(*pose, render=False)
+            ranked = sorted(distance, key=distance.__getitem__)
+            if ranked[0] != best or distance[ranked[1]] - distance[best] < margin:
+                return None
+        return twins_of(list(TOWARDS), views, "reward_modeling", "The reward grows as the player gets closer to the "
+                        f"{readable(start.type_of(target))}. Which single move earns the most reward?")
 
-    return make
+    return Twins(make)

@@ -5,89 +5,63 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from suite_agentvqa.packgen.draft import Draft, Maker, pick_wrong
-from suite_agentvqa.packgen.events import PAST, happen
-from suite_agentvqa.packgen.stage import Stage, bbox, interactable, iou, readable
+from suite_agentvqa.packgen.draft import Draft, Twins, twins_of
+from suite_agentvqa.packgen.events import PAST, Variant, four_variants
+from suite_agentvqa.packgen.stage import WIDE, Shot, Stage, bbox, iou, readable, window, windows
 
-#: Verbs in the past tense with their opposite (what did not happen when the verb did).
-OPPOSITE = {"picked up": "put down", "opened": "closed", "turned on": "turned off"}
 COMPACT = 1.0
 
 
-def _did(object_type: str) -> list[str]:
-    return [PAST[verb] for verb, _, _ in interactable(object_type)]
+def _first_by_margin(stage: Stage, shot: Shot, chosen: list[str], farthest: bool, margin: float) -> str | None:
+    """The one of `chosen` farthest from (or closest to) the camera by a clear margin both in straight-line distance
+    to its centre and in median image depth, else None."""
+    sign = -1 if farthest else 1
+    by_distance = sorted(chosen, key=lambda i: sign * stage.camera_distance(i))
+    by_depth = sorted(chosen, key=lambda i: sign * shot.median_depth(i))
+    first, second = (stage.camera_distance(i) for i in by_distance[:2])
+    if by_depth[0] != by_distance[0] or abs(first - second) < margin or abs(
+            shot.median_depth(by_depth[0]) - shot.median_depth(by_depth[1])) < margin / 2:
+        return None
+    return by_distance[0]
 
 
-def _before_after(rng: random.Random, seed: int) -> tuple[Any, Any]:
-    """A staged view and one action happening in it (None when no action fits the view)."""
-    stage = Stage(rng, seed)
-    shot = stage.pose(rng, horizons=(30,))
-    return shot, happen(stage, shot, rng)
+def depth_order_twins(farthest: bool, category: str, margin: float = 0.4) -> Twins:
+    """Depth twins (issue 34): four compact objects in one view, the first of them (farthest from, or closest to,
+    the camera by a clear margin) swapped in turn with each of the others, so that each is first in one view (and
+    all four still show, with at least half the pixels of a clear view); the options are the four objects."""
 
-
-def task_estimation() -> Maker:
-    """ERQA style: two views, before and after one action; what did the robot do?"""
-
-    def make(rng: random.Random, seed: int) -> Draft | None:
-        shot, happening = _before_after(rng, seed)
-        if happening is None:
-            return None
-        target_type = shot.type_of(happening.target)
-        done = PAST[happening.verb]
-        pool = [f"{OPPOSITE[done]} the {readable(target_type)}"]
-        pool += [f"{v} the {readable(target_type)}" for v in _did(target_type) if v != done]
-        pool += [f"{v} the {readable(shot.type_of(i))}" for i in shot.clear() if i not in happening.changed
-                 for v in _did(shot.type_of(i))]
-        wrong = pick_wrong(pool, f"{done} the {readable(target_type)}", rng)
-        if wrong is None:
-            return None
-        return Draft("task_estimation", "What did the robot do between the first and the second image?",
-                     f"{done} the {readable(target_type)}", wrong, [happening.before.rgb, happening.after.rgb])
-
-    return make
-
-
-def state_tracking() -> Maker:
-    """Robo2VLM style: two views, before and after one action; which object changed its state?"""
-
-    def make(rng: random.Random, seed: int) -> Draft | None:
-        shot, happening = _before_after(rng, seed)
-        if happening is None:
-            return None
-        others = [readable(shot.type_of(i)) for i in shot.clear()
-                  if i not in happening.changed and happening.after.pixels(i)]
-        wrong = pick_wrong(others, readable(shot.type_of(happening.target)), rng)
-        if wrong is None:
-            return None
-        return Draft("state_tracking", "Which object changed its state between the first and the second image?",
-                     readable(shot.type_of(happening.target)), wrong, [happening.before.rgb, happening.after.rgb])
-
-    return make
-
-
-def depth_order(farthest: bool, category: str, margin: float = 0.4) -> Maker:
-    """Which of four compact objects is farthest from (or closest to) the camera: first by a clear margin both in
-    straight-line distance to its centre and in median image depth."""
-
-    def make(rng: random.Random, seed: int) -> Draft | None:
+    def make(rng: random.Random, seed: int) -> list[Draft] | None:
         stage = Stage(rng, seed)
         shot = stage.pose(rng)
         compact = [i for i in shot.clear() if max(stage.ctl.world.objects[i].size) <= COMPACT]
         if len(compact) < 4:
             return None
         chosen = rng.sample(compact, 4)
-        sign = -1 if farthest else 1
-        by_distance = sorted(chosen, key=lambda i: sign * stage.camera_distance(i))
-        by_depth = sorted(chosen, key=lambda i: sign * shot.median_depth(i))
-        first, second = (stage.camera_distance(i) for i in by_distance[:2])
-        if by_depth[0] != by_distance[0] or abs(first - second) < margin or abs(
-                shot.median_depth(by_depth[0]) - shot.median_depth(by_depth[1])) < margin / 2:
+        lead = _first_by_margin(stage, shot, chosen, farthest, margin)
+        if lead is None:
             return None
+        pose = stage.pose_now()
+        frames = []
+        for k in chosen:
+            twin = stage.again(pose)
+            if k != lead:
+                bottoms = {i: (*twin.ctl.world.objects[i].center, twin.ctl.world.objects[i].size[1]) for i in (k, lead)}
+                for moved, to in ((k, lead), (lead, k)):
+                    x, y, z, height = bottoms[to]
+                    twin.step("TeleportObject", render=False, objectId=moved,
+                              position={"x": x, "y": y - height / 2, "z": z}, forceAction=True)
+                    if not twin.ok:
+                        return None
+            view = twin.teleport(*pose)
+            if any(view.pixels(i) < view.clear_threshold() // 2 for i in chosen) or _first_by_margin(
+                    twin, view, chosen, farthest, margin) != k:
+                return None
+            frames.append([view.rgb])
         word = "farthest from" if farthest else "closest to"
-        return Draft(category, f"Which of these objects is {word} the camera?", readable(shot.type_of(by_distance[0])),
-                     [readable(shot.type_of(i)) for i in by_distance[1:]], [shot.rgb])
+        return twins_of([readable(shot.type_of(i)) for i in chosen], frames, category,
+                        f"Which of these objects is {word} the camera?")
 
-    return make
+    return Twins(make)
 
 
 def box_text(box: tuple[int, int, int, int]) -> str:
@@ -95,30 +69,69 @@ def box_text(box: tuple[int, int, int, int]) -> str:
     return "({}, {}, {}, {})".format(*box)
 
 
-def object_grounding() -> Maker:
-    """RoboRefIt style: which pixel box holds the named object (other objects' boxes and a shifted box are wrong)."""
+def _staged_variants(rng: random.Random, seed: int, distinct_objects: bool) -> tuple[Any, list[Variant]] | None:
+    """A staged view and four interactions each done on its own copy of it (see events.four_variants)."""
+    stage = Stage(rng, seed)
+    shot = stage.pose(rng, horizons=(30,))
+    variants = four_variants(stage, shot, rng, distinct_objects)
+    return None if variants is None else (shot, variants)
 
-    def make(rng: random.Random, seed: int) -> Draft | None:
-        stage = Stage(rng, seed)
+
+def task_estimation_twins() -> Twins:
+    """ERQA style twins (issue 34): one view before, four views after four different interactions in it; the
+    options are those four interactions, each right after its own, so only the second image tells which."""
+
+    def make(rng: random.Random, seed: int) -> list[Draft] | None:
+        staged = _staged_variants(rng, seed, distinct_objects=False)
+        if staged is None:
+            return None
+        shot, variants = staged
+        correct = [f"{PAST[v.verb]} the {readable(shot.type_of(v.target))}" for v in variants]
+        return twins_of(correct, [[shot.rgb, v.after.rgb] for v in variants], "task_estimation",
+                        "What did the robot do between the first and the second image?")
+
+    return Twins(make)
+
+
+def state_tracking_twins() -> Twins:
+    """Robo2VLM style twins (issue 34): four objects in one view, four views after one of them changed its state;
+    the options are the four objects."""
+
+    def make(rng: random.Random, seed: int) -> list[Draft] | None:
+        staged = _staged_variants(rng, seed, distinct_objects=True)
+        if staged is None:
+            return None
+        shot, variants = staged
+        correct = [readable(shot.type_of(v.target)) for v in variants]
+        return twins_of(correct, [[shot.rgb, v.after.rgb] for v in variants], "state_tracking",
+                        "Which object changed its state between the first and the second image?")
+
+    return Twins(make)
+
+
+def object_grounding_twins() -> Twins:
+    """RoboRefIt style twins (issue 34): four windows of one wider render, each placing the named object's box at a
+    different one of four places (overlapping each other by IoU < 0.3); the options are the four boxes."""
+    screen = (160, 120)
+
+    def make(rng: random.Random, seed: int) -> list[Draft] | None:
+        stage = Stage(rng, seed, size=(WIDE * screen[0], WIDE * screen[1]))
         shot = stage.pose(rng, horizons=(30,))
         clear = shot.clear()
-        if len(clear) < 3:
+        if not clear:
             return None
         target = rng.choice(clear)
         box = bbox(shot.masks[target])
-        width, height = shot.size
-        shift = box[2] - box[0] + 3
-        moved = (box[0] + shift, box[1], box[2] + shift, box[3]) if box[2] + shift < width else (
-            box[0] - shift, box[1], box[2] - shift, box[3])
-        candidates = [bbox(shot.masks[i]) for i in clear if i != target]
-        if moved[0] >= 0:
-            candidates.append(moved)
-        candidates = [c for c in candidates if iou(c, box) < 0.3]
-        wrong = pick_wrong([box_text(c) for c in candidates], box_text(box), rng)
-        if wrong is None:
+        width, height = box[2] - box[0] + 1, box[3] - box[1] + 1
+        corners = windows(rng, (box[0], box[1]), screen, shot.size, low=(width - 1, height - 1),
+                          gap=max(6, min(width, height) // 2))
+        if corners is None:
+            return None
+        boxes = [(x, y, x + width - 1, y + height - 1) for x, y in corners]
+        if any(iou(a, b) >= 0.3 for a in boxes for b in boxes if a != b):
             return None
         name = readable(shot.type_of(target))
-        return Draft("object_grounding", f"Which box (x1, y1, x2, y2, in pixels) encloses the {name}?",
-                     box_text(box), wrong, [shot.rgb])
+        return twins_of([box_text(b) for b in boxes], [[window(shot, (box[0], box[1]), c, screen)] for c in corners],
+                        "object_grounding", f"Which box (x1, y1, x2, y2, in pixels) encloses the {name}?")
 
-    return make
+    return Twins(make)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import re
@@ -88,10 +89,21 @@ class Stage:
         self.index = rng.randrange(SCENES_PER_ROOM)
         self.seed = seed
         self.scene = scene(self.room_type, self.index, seed)
+        self.size = size
         self.ctl = Controller(self.scene, width=size[0], height=size[1], renderDepthImage=True,
                               renderInstanceSegmentation=True, renderImage=False, visibilityDistance=1.5)
         self.event: Event = self.ctl.last_event
         self.ok = True
+
+    def again(self, pose: tuple[float, float, float, float]) -> Stage:
+        """A fresh stage over the same room (the world as generated, none of this one's changes) standing at `pose`
+        (x, z, yaw, horizon): where a twin question replays what happens differently."""
+        twin = copy.copy(self)
+        twin.ctl = Controller(self.scene, width=self.size[0], height=self.size[1], renderDepthImage=True,
+                              renderInstanceSegmentation=True, renderImage=False, visibilityDistance=1.5)
+        twin.event, twin.ok = twin.ctl.last_event, True
+        twin.teleport(*pose, render=False)
+        return twin
 
     def pose(self, rng: random.Random, horizons: tuple[int, ...] = (0, 30)) -> Shot:
         """Teleport to a random reachable spot, heading (multiple of 30 degrees) and camera pitch."""
@@ -176,18 +188,6 @@ def _erode(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _dilate(mask: np.ndarray, steps: int) -> np.ndarray:
-    out = mask.copy()
-    for _ in range(steps):
-        grown = out.copy()
-        grown[1:, :] |= out[:-1, :]
-        grown[:-1, :] |= out[1:, :]
-        grown[:, 1:] |= out[:, :-1]
-        grown[:, :-1] |= out[:, 1:]
-        out = grown
-    return out
-
-
 def interior_point(mask: np.ndarray) -> tuple[int, int]:
     """The (x, y) pixel deepest inside the mask (nearest its centre among the deepest), for an unambiguous tap."""
     core = mask
@@ -200,16 +200,6 @@ def interior_point(mask: np.ndarray) -> tuple[int, int]:
     cx, cy = xs.mean(), ys.mean()
     best = int(np.argmin((xs - cx) ** 2 + (ys - cy) ** 2))
     return int(xs[best]), int(ys[best])
-
-
-def near_miss_point(mask: np.ndarray, rng: random.Random, gap: tuple[int, int] = (3, 7)) -> tuple[int, int] | None:
-    """A pixel just outside the mask (between `gap` pixels of it): a tap that barely misses."""
-    ring = _dilate(mask, gap[1]) & ~_dilate(mask, gap[0])
-    ys, xs = np.nonzero(ring)
-    if not len(xs):
-        return None
-    i = rng.randrange(len(xs))
-    return int(xs[i]), int(ys[i])
 
 
 def bbox(mask: np.ndarray) -> tuple[int, int, int, int]:
@@ -238,3 +228,31 @@ def interactable(object_type: str) -> list[tuple[str, str, str]]:
     if spec.toggleable:
         out.append(("turn on", "ToggleObjectOn", "is_toggled"))
     return out
+
+
+#: A window of a larger render is what a twin of a grounding question shows: this many times the screen's size.
+WIDE = 2
+
+
+def windows(rng: random.Random, anchor: tuple[int, int], screen: tuple[int, int], wide: tuple[int, int],
+            low: tuple[int, int] = (0, 0), gap: int = 12, tries: int = 200) -> list[tuple[int, int]] | None:
+    """Four points of the screen, at least `gap` pixels apart (Chebyshev), each the place where `anchor` (a pixel of
+    the `wide` render) lands in some window of the render the screen's size; a point at least `low` from the
+    screen's right and bottom edges. None when four do not fit."""
+    span = [(max(0, anchor[a] - (wide[a] - screen[a])), min(screen[a] - 1 - low[a], anchor[a])) for a in (0, 1)]
+    if any(lo > hi for lo, hi in span):
+        return None
+    points: list[tuple[int, int]] = []
+    for _ in range(tries):
+        p = (rng.randint(*span[0]), rng.randint(*span[1]))
+        if all(max(abs(p[0] - q[0]), abs(p[1] - q[1])) >= gap for q in points):
+            points.append(p)
+            if len(points) == 4:
+                return points
+    return None
+
+
+def window(shot: Shot, anchor: tuple[int, int], point: tuple[int, int], screen: tuple[int, int]) -> np.ndarray:
+    """The screen-sized window of `shot` in which the render's pixel `anchor` lands at `point`."""
+    x, y = anchor[0] - point[0], anchor[1] - point[1]
+    return shot.rgb[y:y + screen[1], x:x + screen[0]].copy()

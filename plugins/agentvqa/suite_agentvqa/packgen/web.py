@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
-from suite_agentvqa.packgen.draft import Draft, Maker
-from suite_agentvqa.packgen.events import actionable
-from suite_agentvqa.packgen.stage import Shot, Stage, interior_point, near_miss_point, readable
+from suite_agentvqa.packgen.draft import Draft, Twins, twins_of
+from suite_agentvqa.packgen.events import actionable, visibly_changed
+from suite_agentvqa.packgen.stage import WIDE, Shot, Stage, interior_point, readable, window, windows
 
 ACTION_WORDS = ("Tap acts on what is under the point (pixel coordinates of the screenshot); Swipe turns or tilts "
                 "the view; Press Done ends the task.")
@@ -39,136 +39,81 @@ def click(shot: Shot, object_id: str, elements: bool) -> str:
     return f"CLICK [{readable(shot.type_of(object_id))}]" if elements else tap(interior_point(shot.masks[object_id]))
 
 
-def ground_point(small: bool) -> Maker:
-    """ScreenSpot-style grounding: which tap lands on the named object (near misses and other objects are wrong)."""
-
-    def make(rng: random.Random, seed: int) -> Draft | None:
-        stage = Stage(rng, seed, size=(320, 240) if small else (160, 120))
-        shot = stage.pose(rng, horizons=(0, 30, 30))
-        width, height = shot.size
-        clear = shot.clear()
-        targets = [i for i in clear if not small or shot.pixels(i) < width * height // 60]
-        if not targets:
-            return None
-        target = rng.choice(targets)
-        point = interior_point(shot.masks[target])
-        miss = near_miss_point(shot.masks[target], rng)
-        others = [interior_point(shot.masks[i]) for i in clear if i != target]
-        if miss is None or len(others) < 2 or stage.tap_target(point) != target:
-            return None
-        wrong = [miss, *rng.sample(others, 2)]
-        if any(stage.tap_target(p) == target for p in wrong):
-            return None
-        name = readable(shot.type_of(target))
-        return Draft("tap", f"Where should you tap to select the {name}?", tap(point), [tap(p) for p in wrong],
-                     [shot.rgb], meta={"target": target})
-
-    return make
-
-
 def _goal(verb: str, shot: Shot, object_id: str) -> str:
     return f"{verb.capitalize()} the {readable(shot.type_of(object_id))}."
 
 
-def _act_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) -> tuple[Draft, str] | None:
-    """The target can be acted on in view: the next action is acting on it (checked by doing it); the draft and
-    the target's id."""
-    choices = actionable(stage, shot)
-    others = shot.clear()
-    if not choices or len(others) < 2:
-        return None
-    target, verb, action = rng.choice(choices)
-    point = interior_point(shot.masks[target])
-    miss = near_miss_point(shot.masks[target], rng)
-    if stage.tap_target(point) != target:
-        return None
-    miss_tap = ""  # the near-miss tap: a wrong option when elements are not named
-    if not elements:
-        if miss is None or stage.tap_target(miss) == target:
-            return None
-        miss_tap = tap(miss)
-    other = rng.choice([i for i in others if i != target])
-    wrong = [click(shot, other, elements), done(elements),
-             swipe(rng.choice(("Left", "Right")), True) if elements else miss_tap]
-    stage.step(action, x=(point[0] + 0.5) / shot.size[0], y=(point[1] + 0.5) / shot.size[1])
-    if not stage.ok:
-        return None
-    draft = Draft("tap", "", click(shot, target, elements), wrong, [shot.rgb], goal=_goal(verb, shot, target))
-    return draft, target
+def next_action_twins(min_history: int, elements: bool = False) -> Twins:
+    """AitW/MONDAY/Mind2Web style twins (issue 34): one goal ("open the X" or "turn on the X"), one history of
+    swipes and one option set (act on X, Done, Swipe Left, Swipe Right), four screens: X in view and not yet
+    changed (act on it: tap), X already as the goal asks (Done: press), and the view turned 90 degrees right or
+    left of X, where one swipe brings it back and the other shows none of it (scroll). The text is the same for all
+    four, so only the screen tells which action comes next."""
 
-
-def _tapped_before(draft: Draft) -> str:
-    """The action a tap or scroll question's history ends with (issue 34): the wrong option that acts on another
-    object, so that, as in a press question, the last action is a tap repeated among the options and the history
-    alone does not tell which kind of action comes next."""
-    return next(w for w in draft.wrong if w.startswith(("Tap", "CLICK")))
-
-
-def _tap_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) -> tuple[Draft, str] | None:
-    """The next action is acting on the target, which is in view and within reach."""
-    case = _act_case(stage, shot, rng, elements)
-    return None if case is None else (case[0], _tapped_before(case[0]))
-
-
-def _press_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) -> tuple[Draft, str] | None:
-    """The last action already reached the goal: the next action is Done (the last action joins the history)."""
-    case = _act_case(stage, shot, rng, elements)
-    if case is None:
-        return None
-    before, target = case
-    after = stage.shot()
-    others = [i for i in after.clear() if i != target]
-    if not others:
-        return None
-    wrong = [click(after, rng.choice(others), elements), before.correct, swipe(rng.choice(("Left", "Right")),
-                                                                                elements)]
-    return Draft("press", "", done(elements), wrong, [after.rgb], goal=before.goal), before.correct
-
-
-def _scroll_case(stage: Stage, shot: Shot, rng: random.Random, elements: bool) -> tuple[Draft, str] | None:
-    """The target is out of view and one turn brings it within reach; no other swipe shows any of it."""
-    x, z, yaw, horizon = stage.pose_now()
-    views = {}
-    for direction, (action, degrees, _) in SWIPES.items():
-        after = stage.step(action, degrees=degrees)
-        views[direction] = after if stage.ok else shot
-        stage.teleport(x, z, yaw, horizon, render=False)
-    side = rng.choice(("Left", "Right"))
-    turned = views[side]
-    stage.step(SWIPES[side][0], render=False, degrees=90)
-    hidden = [(i, verb) for i, verb, _ in actionable(stage, turned) if shot.pixels(i) == 0
-              and all(v.pixels(i) == 0 for d, v in views.items() if d != side)]
-    if not hidden:
-        return None
-    target, verb = rng.choice(hidden)
-    if stage.tap_target(interior_point(turned.masks[target])) != target:
-        return None
-    in_view = shot.clear()
-    if not in_view:
-        return None
-    wrong = [swipe("Right" if side == "Left" else "Left", elements), done(elements),
-             click(shot, rng.choice(in_view), elements)]
-    draft = Draft("scroll", "", swipe(side, elements), wrong, [shot.rgb], goal=_goal(verb, turned, target))
-    return draft, _tapped_before(draft)
-
-
-CASES = {"tap": _tap_case, "press": _press_case, "scroll": _scroll_case}
-
-
-def next_action(mode: str, min_history: int, elements: bool = False) -> Maker:
-    """AitW/MONDAY/Mind2Web style: the goal, the actions so far and the screen; which action comes next?
-    `mode` is the right action's kind: tap (act on the target), scroll (turn towards it) or press (Done)."""
-
-    def make(rng: random.Random, seed: int) -> Draft | None:
+    def make(rng: random.Random, seed: int) -> list[Draft] | None:
         stage = Stage(rng, seed)
         shot = stage.pose(rng)
-        history = [swipe(rng.choice(("Left", "Right")), elements) for _ in range(rng.randint(min_history, 2))]
-        case = CASES[mode](stage, shot, rng, elements)
-        if case is None:
+        choices = [c for c in actionable(stage, shot) if c[1] != "pick up"]  # a held object does not show
+        if not choices:
             return None
-        draft, last = case
-        draft.history = history + ([last] if last else [])
-        draft.question = "What is the next action?" if elements else f"What is the next action? {ACTION_WORDS}"
-        return draft
+        target, verb, action = rng.choice(choices)
+        if stage.tap_target(interior_point(shot.masks[target])) != target:
+            return None
+        pose = stage.pose_now()
+        done_stage = stage.again(pose)
+        finished = done_stage.step(action, objectId=target)
+        if not done_stage.ok or not visibly_changed(shot, finished, target):
+            return None
+        x, z, yaw, horizon = pose
+        turned = {}
+        for side, offset in (("Left", 90), ("Right", -90)):  # a right turn adds to the yaw: swipe left to undo it
+            view = stage.teleport(x, z, yaw + offset, horizon)
+            back = stage.step(SWIPES[side][0], degrees=90)
+            if view.pixels(target) or back.pixels(target) < back.clear_threshold():
+                return None
+            turned[side] = view
+        if stage.teleport(x, z, yaw + 180, horizon).pixels(target):
+            return None
+        history = [swipe(rng.choice(("Left", "Right")), elements) for _ in range(rng.randint(min_history, 2))]
+        question = "What is the next action?" if elements else f"What is the next action? {ACTION_WORDS}"
+        correct = [click(shot, target, elements), done(elements), swipe("Left", elements), swipe("Right", elements)]
+        frames = [[shot.rgb], [finished.rgb], [turned["Left"].rgb], [turned["Right"].rgb]]
+        return twins_of(correct, frames, ["tap", "press", "scroll", "scroll"], question,
+                        goal=_goal(verb, shot, target), history=history)
 
-    return make
+    return Twins(make)
+
+
+#: The share of a grounding target's pixels every twin's window must show.
+SHOWN = 0.7
+
+
+def ground_point_twins(small: bool) -> Twins:
+    """ScreenSpot-style twins (issue 34): four windows of one wider render, each placing the named object under a
+    different one of four tap points (at least 12 pixels apart, the other three off the object); the options are
+    the four taps."""
+    screen = (320, 240) if small else (160, 120)
+
+    def make(rng: random.Random, seed: int) -> list[Draft] | None:
+        stage = Stage(rng, seed, size=(WIDE * screen[0], WIDE * screen[1]))
+        shot = stage.pose(rng, horizons=(0, 30, 30))
+        targets = [i for i in shot.clear() if not small or shot.pixels(i) < screen[0] * screen[1] // 60]
+        if not targets:
+            return None
+        target = rng.choice(targets)
+        mask = shot.masks[target]
+        anchor = interior_point(mask)
+        points = windows(rng, anchor, screen, shot.size)
+        if points is None:
+            return None
+        frames = []
+        for point in points:
+            x, y = anchor[0] - point[0], anchor[1] - point[1]
+            if mask[y:y + screen[1], x:x + screen[0]].sum() < SHOWN * mask.sum() or any(
+                    mask[y + other[1], x + other[0]] for other in points if other != point):
+                return None
+            frames.append([window(shot, anchor, point, screen)])
+        name = readable(shot.type_of(target))
+        return twins_of([tap(p) for p in points], frames, "tap", f"Where should you tap to select the {name}?")
+
+    return Twins(make)
