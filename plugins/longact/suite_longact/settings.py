@@ -72,6 +72,7 @@ HOLOMIND_SCHEMA: dict[str, Any] = {
         "history": {"type": "integer", "minimum": 0},
         "shared_experience": {"type": "boolean"},
         "critic_every": one_of(CRITIC_EVERY),
+        "verify": {"type": "boolean"},
         "ablate": {"type": ["string", "null"], "enum": [None, *HOLOMIND_ABLATIONS]},
         "images": {"type": "array", "items": one_of(IMAGE_MODES), "uniqueItems": True},
         "image_modules": {"type": "array", "items": one_of(HOLOMIND_MODULES), "uniqueItems": True},

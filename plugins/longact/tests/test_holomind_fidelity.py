@@ -267,3 +267,69 @@ def test_prompt_dir_replaces_a_module_prompt(tmp_path: Path) -> None:
     _, _, sink = run("fid-prompt-dir", slicer([]), {"prompt_dir": str(tmp_path)})
     systems = {(c["module"], s.prompt[c["messages"][0]]["content"][:9]) for s in sink.steps for c in s.calls or []}
     assert ("critic", "MY CRITIC") in systems and ("executor", "MY CRITIC") not in systems
+
+
+def test_the_memory_verifies_candidates_from_their_crops_before_grounding() -> None:
+    log: list[tuple[str, Any]] = []
+    base = slicer(log)
+
+    def reply(messages: list[dict[str, Any]]) -> str:
+        system, content = messages[0]["content"], messages[1]["content"]
+        if "check the spatial memory" in system:
+            images = sum(1 for p in content if p.get("type") == "image_url") if isinstance(content, list) else 0
+            listed = re.findall(r"^\d+\. (\S+) \| (\w+)$", text_of(content), re.M)
+            log.append(("verify", (listed, images)))
+            return json.dumps({"match": [i for i, t in listed if t != "Apple"]})  # every apple is refused
+        return base(messages)
+
+    run("fid-verify", reply, {"verify": True, "max_replans": 0, "max_escalations": 0}, images=["rgb"])
+    checks = [v for k, v in log if k == "verify"]
+    assert checks and all(images == len(listed) > 0 for listed, images in checks)  # one crop per candidate
+    refused = {i for listed, _ in checks for i, t in listed if t == "Apple"}
+    grounds = [u for k, u in log if k == "ground"]
+    assert refused and grounds and not any(i in u for u in grounds for i in refused)
+    assert all(k != "verify" for k, _ in run_log_without_verify())
+
+
+def run_log_without_verify() -> list[tuple[str, Any]]:
+    """The modules called on the same episode with the default settings (no crop verification)."""
+    log: list[tuple[str, Any]] = []
+    run("fid-no-verify", slicer(log), {}, images=["rgb"])
+    return log
+
+
+def test_the_stand_in_verifies_and_still_slices_the_apple() -> None:
+    from suite_longact.holomind.rules_model import rules
+
+    result, agent, sink = run("fid-rules-verify", rules, {"verify": True}, images=["rgb"])
+    assert result.settlement.outcome == "success"
+    verdicts = [c["verdict"] for s in sink.steps for c in s.calls or [] if str(c["verdict"]).startswith("verified")]
+    assert verdicts and all(not v.startswith("verified 0 ") for v in verdicts)
+    assert any(inst.crop for inst in agent.spatial.instances.values())
+
+
+def test_the_memory_keeps_the_crop_of_the_view_that_shows_an_instance_best() -> None:
+    import io
+
+    import numpy as np
+    from PIL import Image
+    from suite_longact.holomind.memory import CROP_PAD, SpatialMemory
+
+    memory = SpatialMemory()
+    camera = {"width": 40, "height": 30, "fov": 90, "y": 1.5}
+    pose = {"x": 0.0, "z": 0.0, "yaw": 0, "horizon": 0}
+
+    def view(box: tuple[int, int, int, int]) -> dict[str, Any]:
+        owner = np.zeros((30, 40), np.int64)
+        owner[box[1]:box[3], box[0]:box[2]] = 1
+        return {"pose": pose, "camera": camera, "step": 0, "segmentation": (owner, ["Floor_1", "Mug_1"]),
+                "instances": [{"id": "Mug_1", "type": "Mug", "pixel": [box[0], box[1]], "depth": 1.0}]}
+
+    rgb = np.full((30, 40, 3), 200, np.uint8)
+    for box in [(10, 10, 14, 13), (5, 5, 25, 20), (12, 12, 16, 14)]:  # small, large, small again
+        data = view(box)
+        memory.update(data)
+        memory.keep_views(data, rgb)
+    mug = memory.instances["Mug_1"]
+    width, height = Image.open(io.BytesIO(mug.crop or b"")).size
+    assert mug.crop_pixels == 20 * 15 and (width, height) == (20 + 2 * CROP_PAD, 15 + 2 * CROP_PAD)

@@ -8,12 +8,15 @@ failure escalates to the high-level planner, which revises the goal or gives it 
 
 from __future__ import annotations
 
+import io
 from collections.abc import AsyncIterator
 from typing import Any
 
+import numpy as np
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from omegaconf import DictConfig, OmegaConf
+from PIL import Image as PILImage
 from suite.contract.errors import ConfigError
 from suite.contract.records import Action, Observation, StepRecord, Task
 from suite.contract.settings import describe
@@ -48,6 +51,8 @@ class HoloMindAgent(Agent):
         self.max_escalations = int(section.get("max_escalations", 1))
         self.shared = bool(section.get("shared_experience", False))
         self.critic_every = str(section.get("critic_every") or "skill")
+        self.verify = bool(section.get("verify", False))
+        self.verified: dict[tuple[str, str, int], bool] = {}  # (goal, id, crop pixels): the model's answer
         self.history_len = int(section.get("history", 12))
         self.ablate = section.get("ablate")
         self.prompt_dir = section.get("prompt_dir")
@@ -93,6 +98,10 @@ class HoloMindAgent(Agent):
         if self.body.map is None:
             self.body.map = FreeSpaceMap((data["pose"]["x"], data["pose"]["z"]))
         self.spatial.update(data)
+        if self.verify:
+            rgb = next((i for i in observation.images if i.label.split(" ")[0] == "rgb" and i.png), None)
+            if rgb is not None and rgb.png is not None:
+                self.spatial.keep_views(data, np.asarray(PILImage.open(io.BytesIO(rgb.png)).convert("RGB")))
         self.episodic.update(data, self.body.room())
         ignore = {d["id"] for d in data.get("instances") or [] if d["type"] in _SMALL or d["type"] == "Doorway"
                   and "closed" not in (d.get("state") or [])}
@@ -126,6 +135,19 @@ class HoloMindAgent(Agent):
     # -- the loop ---------------------------------------------------------------------------------------------
     def _known(self, text: str) -> str:
         return self.spatial.describe(self.spatial.query(text, k=8))
+
+    async def _grounding(self, goal: str) -> str:
+        """The spatial memory's candidates for a goal, as the low-level planner gets them; with `verify`, only those
+        the model confirms from their crops (each (goal, instance, view) asked once; an unusable reply keeps all)."""
+        candidates = self.spatial.query(goal, k=8)
+        if self.verify and self.modules is not None:
+            ask = [c for c in candidates if c.crop and (goal, c.id, c.crop_pixels) not in self.verified]
+            if ask:
+                kept = await self.modules.verify(goal, [(c.id, c.type, c.crop) for c in ask if c.crop])
+                for c in ask:
+                    self.verified[(goal, c.id, c.crop_pixels)] = kept is None or c.id in kept
+            candidates = [c for c in candidates if self.verified.get((goal, c.id, c.crop_pixels), True)]
+        return self.spatial.describe(candidates)
 
     def _visible(self) -> str:
         return instance_lines(self.body.data.get("instances") or [], 25)
@@ -215,12 +237,13 @@ class HoloMindAgent(Agent):
         critic = self.ablate != "critic"
         feedback = ""
         for _ in range(self.max_replans + 1):
-            subgoals = (await m.ground(goal, self._known(goal), feedback))[:limit]
+            known = await self._grounding(goal)
+            subgoals = (await m.ground(goal, known, feedback))[:limit]
             if not subgoals:
                 feedback = "the low-level planner gave no sub-goals"
                 continue
             if critic:
-                verdict, diagnosis, rule = await m.review(goal, subgoals, self._known(goal), self._visible(),
+                verdict, diagnosis, rule = await m.review(goal, subgoals, known, self._visible(),
                                                           self._experience())
                 self._learn(rule)
                 if verdict != "Pass":

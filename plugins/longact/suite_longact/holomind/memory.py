@@ -4,15 +4,21 @@ list is placed in the world by back-projecting its pixel with its depth from the
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+from PIL import Image
+
 #: furniture that tells a room's type, for guessing rooms when the observation does not name them (the paper's
 #: agent reads that from its images; ours, without `privileged_hints`, from the segmentation's types)
 LANDMARKS = {"Fridge": "Kitchen", "StoveBurner": "Kitchen", "Sofa": "LivingRoom", "Television": "LivingRoom",
              "Bed": "Bedroom", "Dresser": "Bedroom", "Toilet": "Bathroom", "Bathtub": "Bathroom"}
+#: pixels of context kept around an instance's crop
+CROP_PAD = 4
 #: rules the experience starts with (the paper's examples of Episodic Experience)
 PRIORS = ("The hand holds one object at a time: place what you hold before picking something else.",
           "Objects must rest on a flat surface (counter, table) before they can be sliced, with a knife in hand.")
@@ -48,6 +54,8 @@ class Instance:
     position: tuple[float, float, float]
     last_seen: int
     views: int = 1
+    crop: bytes | None = None  # PNG of the object cut from the frame where it showed the most pixels
+    crop_pixels: int = 0
 
 
 class SpatialMemory:
@@ -77,6 +85,25 @@ class SpatialMemory:
         held = data.get("held")
         if held and held in self.instances:
             self.instances[held].on = "hand"
+
+    def keep_views(self, data: dict[str, Any], rgb: np.ndarray) -> None:
+        """Keep, for each instance in view, the crop of the RGB frame around its pixels when it shows more of them
+        than in any earlier view (the paper's memory keeps views of each instance to verify candidates by)."""
+        owner, ids = data.get("segmentation") or (None, [])
+        if owner is None or owner.shape != rgb.shape[:2]:
+            return
+        index = {oid: k for k, oid in enumerate(ids)}
+        counts = np.bincount(owner.ravel(), minlength=len(ids))
+        for d in data.get("instances") or []:
+            inst, k = self.instances.get(d["id"]), index.get(d["id"])
+            if inst is None or k is None or counts[k] <= inst.crop_pixels:
+                continue
+            ys, xs = np.nonzero(owner == k)
+            pad = CROP_PAD
+            box = rgb[max(0, ys.min() - pad):ys.max() + pad + 1, max(0, xs.min() - pad):xs.max() + pad + 1]
+            out = io.BytesIO()
+            Image.fromarray(box).save(out, format="PNG")
+            inst.crop, inst.crop_pixels = out.getvalue(), int(counts[k])
 
     def room_at(self, x: float, z: float) -> str:
         """The room type of the remembered landmark nearest (x, z) ('' when none is known yet)."""

@@ -114,12 +114,15 @@ class Modules:
         self.log = CallLog()
         self.step = 0  # the episode step these calls decide (the agent sets it each turn): calls are keyed by it
 
-    async def ask(self, module: str, system: str, user: str) -> dict[str, Any] | None:
-        """One call; the last JSON object of the reply, or None."""
+    async def ask(self, module: str, system: str, user: str,
+                  images: list[Image] | None = None) -> dict[str, Any] | None:
+        """One call (with `images`, else the current frames when the module sees images); the last JSON object of
+        the reply, or None."""
         if len(self.log.calls) >= self.caps.calls_per_step:
             raise CapReached(f"{len(self.log.calls)} model calls without an action "
                              f"(agent.holomind.max_calls_per_step={self.caps.calls_per_step})")
-        images = self.frames if module in self.image_modules else []
+        if images is None:
+            images = self.frames if module in self.image_modules else []
         messages: list[dict[str, Any]] = [{"role": "system", "content": prompt(system, self.prompt_dir)},
                                           {"role": "user", "content": user_content(user, images)}]
         reply = await self.clients[module].complete(messages, episode=self.episode, step=self.step)
@@ -184,6 +187,22 @@ class Modules:
         found = [s for s in subs if isinstance(s, str) and s.strip()] if isinstance(subs, list) else []
         self.log.verdict(f"{len(found)} sub-goals")
         return found
+
+    async def verify(self, goal: str, candidates: list[tuple[str, str, bytes]]) -> set[str] | None:
+        """The ids, of the (id, type, crop PNG) candidates, that the model confirms are what the goal describes,
+        from their crops (sent as images whatever `image_modules` says); None when the reply is unusable. Made by
+        the low-level planner's model, before it grounds the goal."""
+        lines = "\n".join(f"{k}. {oid} | {otype}" for k, (oid, otype, _) in enumerate(candidates, 1))
+        out = await self.ask("low_planner", "memory_verify",
+                             f"Goal: {goal}\n\nCandidates (one crop each, in this order):\n{lines}",
+                             [Image(png=crop) for _, _, crop in candidates])
+        match = out.get("match") if out else None
+        if not isinstance(match, list):
+            self.log.verdict("verify: unusable reply, every candidate kept")
+            return None
+        kept = {str(m) for m in match if isinstance(m, str | int)} & {oid for oid, _, _ in candidates}
+        self.log.verdict(f"verified {len(kept)} of {len(candidates)}")
+        return kept
 
     async def translate(self, subgoal: str, known: str, visible: str, feedback: str) -> tuple[str, str | None]:
         """A skill call for a sub-goal: (skill, target)."""

@@ -48,6 +48,12 @@ def rules(messages: list[dict[str, Any]]) -> str:
     system, user = messages[0]["content"], text_of(messages[1]["content"])
     if "watching one of its skills" in system:  # the critic after each raw action (critic_every=step): go on
         return json.dumps({"verdict": "Pass", "diagnosis": "the skill goes on"})
+    if "check the spatial memory" in system:  # crop verification: a listed type that holds the goal's words
+        wanted = _type_words(user.split("Goal:")[1].split("\n")[0])
+        lines = user.split("Candidates")[1].splitlines()[1:]
+        keep = [line.split(". ", 1)[1].split(" | ")[0] for line in lines if ". " in line and " | " in line
+                and any(w in line.split(" | ")[1].lower() for w in wanted)]
+        return json.dumps({"match": keep})
     if "Before the robot acts" in system:  # the critic's review of the sub-goals
         return json.dumps({"verdict": "Pass", "diagnosis": "the sub-goals follow the goal"})
     if "Reconsider the goal" in system:
