@@ -153,10 +153,10 @@ def test_the_fixed_prompt_is_the_system_message_and_the_turn_the_user_message() 
     first, later = build_messages(task, Observation(), []), build_messages(task, Observation(), history())
     assert first[0] == later[0]  # the same on every turn, as the harness's text before its cache boundary
     system, user = first[0]["content"], first[1]["content"]
-    for fixed in ("ACTIONS", "RULES OF THIS WORLD", "HOW TO ANSWER", "EXAMPLES"):
-        assert f"\n{fixed}\n" in system and f"\n{fixed}\n" not in user
-    for changing in ("IMAGES", "OBJECTS", "YOUR NOTES"):
-        assert f"\n{changing}\n" in user and f"\n{changing}\n" not in system
+    for fixed in ("AVAILABLE ACTIONS", "WORLD RULES", "TASK INSTRUCTIONS", "EXAMPLES"):
+        assert f"\nSECTION: {fixed}\n" in system and f"\nSECTION: {fixed}\n" not in user
+    for changing in ("IMAGE GUIDANCE", "AVAILABLE OBJECTS", "AGENT NOTES"):
+        assert f"\nSECTION: {changing}\n" in user and f"\nSECTION: {changing}\n" not in system
     assert later[1]["content"] != user and task.data["plan"].task_description not in system
     one = task_named(PLAN, condition="baseline", system_message=False)
     single = build_messages(one, Observation(), [])

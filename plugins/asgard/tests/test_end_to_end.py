@@ -27,7 +27,7 @@ ONE_PER_TYPE = ("coffee__has_coffee", "cook__Potato_", "cook__Egg_Pan(d)", "cook
 def tagged(commands: list[str], step: int) -> str:
     """A well-formed reply whose plan is the rest of the oracle's commands."""
     plan = "\n".join(f"{i}. {c}" for i, c in enumerate(commands[step:], 1))
-    return (f"<think>\nSCENE:\n- step {step}\nHAND:\n- as the history says\n</think>\n<answer>\n"
+    return (f"<think>\nVISUAL OBSERVATIONS:\n- step {step}\nINVENTORY CHECK:\n- as the history says\n</think>\n<answer>\n"
             f"THINGS TO REMEMBER:\n- turn {step} of {len(commands)}\n\nSUGGESTED PLAN SEQUENCE:\n{plan}\n\n"
             f"Action: {commands[step]}\n</answer>")
 
@@ -141,9 +141,9 @@ def test_a_model_that_repeats_itself_ends_by_the_loop_rule(tmp_path: Path, sampl
 
 
 def _notes(step: dict[str, Any]) -> str:
-    """The YOUR NOTES section of the prompt a step was answered from (the end of its user message)."""
+    """The AGENT NOTES section of the prompt a step was answered from (the end of its user message)."""
     content = step["prompt"][-1]["content"]
-    return (content if isinstance(content, str) else content[0]["text"]).split("YOUR NOTES")[1]
+    return (content if isinstance(content, str) else content[0]["text"]).split("SECTION: AGENT NOTES")[1]
 
 
 def _types() -> list[str]:

@@ -9,15 +9,15 @@ from suite_asgard.world_rules import INVALID_ACTION, INVALID_OBJECT, UNPARSABLE,
 OBJECTS = ["Bowl", "CoffeeMachine", "CounterTop", "DishSponge", "Faucet", "Mug", "SinkBasin", "StoveBurner"]
 
 FULL = """<think>
-SCENE:
+VISUAL OBSERVATIONS:
 - A Mug on the CounterTop, next to the CoffeeMachine.
-HAND:
+INVENTORY CHECK:
 - Nothing in hand.
-LAST ACTION:
+LAST ACTION ASSESSMENT:
 - Last action: FIND Mug succeeded.
-PLAN CHECK:
+DOUBLE CHECK:
 - The SUGGESTED PLAN SEQUENCE still fits.
-REASONING:
+PLAN REASONING:
 - Pick the Mug up next.
 </think>
 <answer>
