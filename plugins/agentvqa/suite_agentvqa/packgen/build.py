@@ -1,7 +1,8 @@
-"""Assemble the generated pack: a plan of question makers per dataset, seeded answer positions, a rejection step
-that redraws a question while a text-only prior (suite_agentvqa.priors) would drift from chance on its dataset, and
-the files (records.jsonl, PNG media, manifest.json with the seed, the generator version, the rejection counts and
-every file's sha256)."""
+"""Assemble the generated pack: a plan of question makers per dataset (most of them make twins: four questions with
+one text whose images alone tell the answers apart, issue 34), seeded answer positions, a rejection step that
+redraws a single question while a text-only prior (suite_agentvqa.priors) would drift from chance on its dataset,
+and the files (records.jsonl, PNG media, manifest.json with the seed, the generator version, the rejection counts
+and every file's sha256)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Egocentric-video style questions over short walks: where an object is now, how many there are, what happened."""
+"""Egocentric-video style questions over short walks and pans: where an object is now, what happened and when
+(twins, see draft.Twins), and how many there are (single questions)."""
 
 from __future__ import annotations
 

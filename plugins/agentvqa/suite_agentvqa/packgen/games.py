@@ -1,5 +1,5 @@
-"""Game style questions, the household walk as the game: which move was made, when a point was scored, what the
-view will show after some moves, and which move earns the most reward."""
+"""Game style questions, the household walk as the game: which move was made, when a point was scored and which move
+earns the most reward (twins, see draft.Twins), and what the view will show after some moves (single questions)."""
 
 from __future__ import annotations
 

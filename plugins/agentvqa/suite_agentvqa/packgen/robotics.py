@@ -1,4 +1,5 @@
-"""Robotics style questions: what the robot did, which object changed, depth order, and box grounding."""
+"""Robotics style twins (see draft.Twins): what the robot did, which object changed, depth order (objects swapped),
+and box grounding (windows of one wider render)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 
 The view plays the screen: `Tap: [x, y]` acts on what is under that pixel, the swipes turn or tilt the view,
 `Button: Press Done` ends the task (Mind2Web style names the element instead: `CLICK [fridge]`). The right next
-action is the first step of the only shortest plan, checked by stepping the simulator."""
+action is the first step of the only shortest plan, checked by stepping the simulator. Both makers draw twins
+(see draft.Twins): a grounding question's four screens are windows of one wider render."""
 
 from __future__ import annotations
 
