@@ -27,7 +27,8 @@ ONE_PER_TYPE = ("coffee__has_coffee", "cook__Potato_", "cook__Egg_Pan(d)", "cook
 def tagged(commands: list[str], step: int) -> str:
     """A well-formed reply whose plan is the rest of the oracle's commands."""
     plan = "\n".join(f"{i}. {c}" for i, c in enumerate(commands[step:], 1))
-    return (f"<think>\nVISUAL OBSERVATIONS:\n- step {step}\nINVENTORY CHECK:\n- as the history says\n</think>\n<answer>\n"
+    return (f"<think>\nVISUAL OBSERVATIONS:\n- step {step}\nINVENTORY CHECK:\n- as the history says\n</think>\n"
+            "<answer>\n"
             f"THINGS TO REMEMBER:\n- turn {step} of {len(commands)}\n\nSUGGESTED PLAN SEQUENCE:\n{plan}\n\n"
             f"Action: {commands[step]}\n</answer>")
 

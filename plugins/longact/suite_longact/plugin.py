@@ -177,8 +177,8 @@ def settle(benchmark: str, task: Task, trajectory: Trajectory, env: LongActEnv) 
 
 
 def holomind_images(config: Any) -> str | None:
-    """The setting that turns HoloMind's images off, or None when its modules get none (no module takes images, or
-    none of the kinds it takes is rendered)."""
+    """The settings that turn HoloMind's images off, or None when its modules get none (no module takes images, or
+    none of the kinds it takes is rendered, and no crop is checked: `verify` off or no RGB rendered)."""
     from suite_longact.holomind.modules import IMAGE_KINDS, IMAGE_MODULES
     from suite_longact.settings import IMAGE_MODES
 
@@ -189,7 +189,10 @@ def holomind_images(config: Any) -> str | None:
     modules = IMAGE_MODULES if modules is None else modules
     rendered = (config.get(BENCH) or {}).get("images")
     rendered = IMAGE_MODES if rendered is None else rendered
-    return "agent.holomind.images=[]" if modules and set(kinds) & set(rendered) else None
+    switches = ["agent.holomind.images=[]"] if modules and set(kinds) & set(rendered) else []
+    if section.get("verify") and "rgb" in rendered:  # the memory's crops go to the low-level planner's model
+        switches.append("agent.holomind.verify=false")
+    return " ".join(switches) or None
 
 
 def sends_images(section: Any) -> str | None:

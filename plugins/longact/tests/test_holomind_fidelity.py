@@ -128,6 +128,10 @@ def test_vision_check_names_holomind_switch() -> None:
     assert holomind_images(off) is None
     unrendered = OmegaConf.create({"agent": {"holomind": {"images": ["rgb"]}}, "longact": {"images": []}})
     assert holomind_images(unrendered) is None
+    crops = OmegaConf.create({"agent": {"holomind": {"images": [], "verify": True}}, "longact": {"images": ["rgb"]}})
+    assert holomind_images(crops) == "agent.holomind.verify=false"
+    both = OmegaConf.create({"agent": {"holomind": {"verify": True}}, "longact": {"images": ["rgb"]}})
+    assert holomind_images(both) == "agent.holomind.images=[] agent.holomind.verify=false"
 
 
 def test_text_only_model_is_refused_before_the_run(tmp_path: Path) -> None:
