@@ -194,13 +194,13 @@ class LongActEnv:
         modes = self.settings["images"]
         step = self.counts.raw
         if "rgb" in modes:
-            images.append(Image(png=_png(frame.require_rgb()), label=f"rgb {step}"))
+            images.append(Image(png=png_bytes(frame.require_rgb()), label=f"rgb {step}"))
         if "depth" in modes:
             depth = np.clip(frame.depth / DEPTH_RANGE_M, 0, 1)
-            images.append(Image(png=_png((255 - depth * 255).astype(np.uint8)), label=f"depth {step}"))
+            images.append(Image(png=png_bytes((255 - depth * 255).astype(np.uint8)), label=f"depth {step}"))
         if "segmentation" in modes:
             colors = np.array([instance_color(i) for i in ids], dtype=np.uint8)
-            images.append(Image(png=_png(np.take(colors, frame.owner, axis=0)), label=f"segmentation {step}"))
+            images.append(Image(png=png_bytes(np.take(colors, frame.owner, axis=0)), label=f"segmentation {step}"))
         w = self.world
         held = w.objects.get(w.held) if w.held else None
         room = w.room_at(w.agent.x, w.agent.z)
@@ -227,7 +227,8 @@ def _text(value: dict[str, Any]) -> str:
     return f"{value.get('action')} {obj}" if obj else str(value.get("action"))
 
 
-def _png(array: np.ndarray) -> bytes:
+def png_bytes(array: np.ndarray) -> bytes:
+    """An image array as PNG bytes (fast compression: frames are encoded at every step)."""
     buf = io.BytesIO()
     PILImage.fromarray(array).save(buf, format="PNG", compress_level=1)
     return buf.getvalue()

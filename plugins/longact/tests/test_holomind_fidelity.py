@@ -317,6 +317,7 @@ def test_the_memory_keeps_the_crop_of_the_view_that_shows_an_instance_best() -> 
 
     import numpy as np
     from PIL import Image
+    from suite_longact.env import png_bytes
     from suite_longact.holomind.memory import CROP_PAD, SpatialMemory
 
     memory = SpatialMemory()
@@ -333,7 +334,7 @@ def test_the_memory_keeps_the_crop_of_the_view_that_shows_an_instance_best() -> 
     for box in [(10, 10, 14, 13), (5, 5, 25, 20), (12, 12, 16, 14)]:  # small, large, small again
         data = view(box)
         memory.update(data)
-        memory.keep_views(data, rgb)
+        memory.keep_views(data, png_bytes(rgb))
     mug = memory.instances["Mug_1"]
     width, height = Image.open(io.BytesIO(mug.crop or b"")).size
     assert mug.crop_pixels == 20 * 15 and (width, height) == (20 + 2 * CROP_PAD, 15 + 2 * CROP_PAD)

@@ -73,6 +73,12 @@ PLAN: dict[str, list[Maker | Twins]] = {
     "space10": [entity_detection_twins()],
     "embspatial": [object_relation(), depth_order_twins(False, "object_scene_interaction")],
 }
+def maker_of(dataset: str, unit: int) -> Maker | Twins:
+    """The maker of the dataset's `unit`-th draw (its plan's makers in turn)."""
+    makers = PLAN[dataset]
+    return makers[unit % len(makers)]
+
+
 #: Seeded attempts at one set of twins (an attempt costs a few renders; the rarest twins come about once in 100).
 TWIN_ATTEMPTS = 4000
 
@@ -145,7 +151,7 @@ class DatasetDraw:
         seeded attempts on which no text-only prior drifts from chance (`keeps_priors_at_chance`), or, when none
         of the first BOTH_WAYS_DRAFTS valid drafts holds them up to it, the first of those that keeps them from
         rising above it (else the next such draft)."""
-        maker = PLAN[self.dataset][unit % len(PLAN[self.dataset])]
+        maker = maker_of(self.dataset, unit)
         assert not isinstance(maker, Twins), "twins are drawn by DatasetDraw.twins"
         fallback = None
         valid = 0
@@ -181,7 +187,7 @@ class DatasetDraw:
         `first` + 3 in a seeded order, the options in one seeded order for all four (so each letter is right once),
         sharing the fold group `<dataset>/twins-<unit>`; their priors' odds are counted (they sum to exactly one hit
         a prior, the chance share, since the four texts are the same)."""
-        maker = PLAN[self.dataset][unit % len(PLAN[self.dataset])]
+        maker = maker_of(self.dataset, unit)
         assert isinstance(maker, Twins), "single questions are drawn by DatasetDraw.next"
         for attempt in range(TWIN_ATTEMPTS):
             drafts = maker(random.Random(f"{self.seed}:{self.dataset}:twins-{unit}:{attempt}"), self.seed)
@@ -258,7 +264,7 @@ def unit_sizes(dataset: str, per_dataset: int) -> list[int]:
     """How many questions each draw of the dataset gives (4 for twins, else 1), the last cut to the count."""
     sizes: list[int] = []
     while sum(sizes) < per_dataset:
-        size = 4 if isinstance(PLAN[dataset][len(sizes) % len(PLAN[dataset])], Twins) else 1
+        size = 4 if isinstance(maker_of(dataset, len(sizes)), Twins) else 1
         sizes.append(min(size, per_dataset - sum(sizes)))
     return sizes
 
@@ -276,7 +282,7 @@ def build_dataset(dataset: str, seed: int, per_dataset: int, adversary: Model | 
     drafted: list[Question] = []
     for unit, size in enumerate(sizes):
         index = len(records)
-        if isinstance(PLAN[dataset][unit % len(PLAN[dataset])], Twins):
+        if isinstance(maker_of(dataset, unit), Twins):
             taken = draw.twins(unit, index)[:size]
         else:
             taken = [draw.next(index, next(letters), unit)]

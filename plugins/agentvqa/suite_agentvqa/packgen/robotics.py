@@ -4,7 +4,6 @@ and box grounding (windows of one wider render)."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from suite_agentvqa.packgen.draft import Draft, Twins, twins_of
 from suite_agentvqa.packgen.events import PAST, Variant, four_variants
@@ -70,7 +69,7 @@ def box_text(box: tuple[int, int, int, int]) -> str:
     return "({}, {}, {}, {})".format(*box)
 
 
-def _staged_variants(rng: random.Random, seed: int, distinct_objects: bool) -> tuple[Any, list[Variant]] | None:
+def _staged_variants(rng: random.Random, seed: int, distinct_objects: bool) -> tuple[Shot, list[Variant]] | None:
     """A staged view and four interactions each done on its own copy of it (see events.four_variants)."""
     stage = Stage(rng, seed)
     shot = stage.pose(rng, horizons=(30,))

@@ -8,15 +8,12 @@ failure escalates to the high-level planner, which revises the goal or gives it 
 
 from __future__ import annotations
 
-import io
 from collections.abc import AsyncIterator
 from typing import Any
 
-import numpy as np
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from omegaconf import DictConfig, OmegaConf
-from PIL import Image as PILImage
 from suite.contract.errors import ConfigError
 from suite.contract.records import Action, Observation, StepRecord, Task
 from suite.contract.settings import describe
@@ -99,9 +96,9 @@ class HoloMindAgent(Agent):
             self.body.map = FreeSpaceMap((data["pose"]["x"], data["pose"]["z"]))
         self.spatial.update(data)
         if self.verify:
-            rgb = next((i for i in observation.images if i.label.split(" ")[0] == "rgb" and i.png), None)
-            if rgb is not None and rgb.png is not None:
-                self.spatial.keep_views(data, np.asarray(PILImage.open(io.BytesIO(rgb.png)).convert("RGB")))
+            rgb = next((i.png for i in observation.images if i.label.split(" ")[0] == "rgb" and i.png), None)
+            if rgb is not None:
+                self.spatial.keep_views(data, rgb)
         self.episodic.update(data, self.body.room())
         ignore = {d["id"] for d in data.get("instances") or [] if d["type"] in _SMALL or d["type"] == "Doorway"
                   and "closed" not in (d.get("state") or [])}

@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from suite_longact.env import png_bytes
+
 #: furniture that tells a room's type, for guessing rooms when the observation does not name them (the paper's
 #: agent reads that from its images; ours, without `privileged_hints`, from the segmentation's types)
 LANDMARKS = {"Fridge": "Kitchen", "StoveBurner": "Kitchen", "Sofa": "LivingRoom", "Television": "LivingRoom",
@@ -86,24 +88,28 @@ class SpatialMemory:
         if held and held in self.instances:
             self.instances[held].on = "hand"
 
-    def keep_views(self, data: dict[str, Any], rgb: np.ndarray) -> None:
-        """Keep, for each instance in view, the crop of the RGB frame around its pixels when it shows more of them
-        than in any earlier view (the paper's memory keeps views of each instance to verify candidates by)."""
+    def keep_views(self, data: dict[str, Any], rgb_png: bytes) -> None:
+        """Keep, for each instance in view, the crop of the RGB frame (PNG, decoded only when some crop is kept)
+        around its pixels when it shows more of them than in any earlier view (the paper's memory keeps views of
+        each instance to verify candidates by)."""
         owner, ids = data.get("segmentation") or (None, [])
-        if owner is None or owner.shape != rgb.shape[:2]:
+        if owner is None:
             return
         index = {oid: k for k, oid in enumerate(ids)}
         counts = np.bincount(owner.ravel(), minlength=len(ids))
-        for d in data.get("instances") or []:
-            inst, k = self.instances.get(d["id"]), index.get(d["id"])
-            if inst is None or k is None or counts[k] <= inst.crop_pixels:
-                continue
+        better = [(inst, k) for d in data.get("instances") or []
+                  if (inst := self.instances.get(d["id"])) is not None and (k := index.get(d["id"])) is not None
+                  and counts[k] > inst.crop_pixels]
+        if not better:
+            return
+        rgb = np.asarray(Image.open(io.BytesIO(rgb_png)).convert("RGB"))
+        if owner.shape != rgb.shape[:2]:
+            return
+        for inst, k in better:
             ys, xs = np.nonzero(owner == k)
             pad = CROP_PAD
             box = rgb[max(0, ys.min() - pad):ys.max() + pad + 1, max(0, xs.min() - pad):xs.max() + pad + 1]
-            out = io.BytesIO()
-            Image.fromarray(box).save(out, format="PNG")
-            inst.crop, inst.crop_pixels = out.getvalue(), int(counts[k])
+            inst.crop, inst.crop_pixels = png_bytes(np.ascontiguousarray(box)), int(counts[k])
 
     def room_at(self, x: float, z: float) -> str:
         """The room type of the remembered landmark nearest (x, z) ('' when none is known yet)."""
