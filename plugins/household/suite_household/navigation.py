@@ -1,4 +1,5 @@
-"""Where the agent can stand: an occupancy grid of walls, doors and furniture, collision and reachability."""
+"""Where the agent can stand: an occupancy grid of walls, doors and furniture, the scene's movable obstacles
+(looked up live), collision and reachability."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import math
 import numpy as np
 
 from suite_household.catalog import TYPES
+from suite_household.obstacles import OBSTACLES, obstacle_at
 from suite_household.world import AGENT_RADIUS, WALL_THICKNESS, World
 
 RES = 0.05
@@ -14,7 +16,8 @@ GRID_SIZE = 0.25
 
 
 class NavGrid:
-    """A 5 cm occupancy grid of one world; doors are looked up in the world so their state counts."""
+    """A 5 cm occupancy grid of one world; doors and movable obstacles are looked up in the world, so their state
+    and place count."""
 
     def __init__(self, world: World) -> None:
         self.world = world
@@ -38,6 +41,7 @@ class NavGrid:
             if t.pickupable or o.type in ("Floor", "Doorway") or o.bottom >= 1.0 or o.parent is not None:
                 continue
             self._block(o.box, o.id, gx, gz)
+        self.obstacles = bool(world.scene.meta.get(OBSTACLES))
         self.doors: list[str] = []
         self.door_cell = np.full((self.nx, self.nz), -1, dtype=np.int32)
         for o in world.objects.values():
@@ -83,6 +87,8 @@ class NavGrid:
         owner = int(self.owner[cell])
         if owner:
             return self.names[owner]
+        if self.obstacles and (hit := obstacle_at(self.world, x, z)) is not None:
+            return hit
         door = int(self.door_cell[cell])
         if door >= 0 and not self.world.objects[self.doors[door]].is_open:
             return self.doors[door]

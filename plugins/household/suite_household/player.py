@@ -31,9 +31,11 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from suite_household.actions import ACTIONS, ActionError
+from suite_household.catalog import TYPES
 from suite_household.controller import Controller, Event
 from suite_household.generator import ROOM_TYPES, floorplan_room_type, generate_house, generate_room
 from suite_household.geometry import facing_pose
+from suite_household.obstacles import with_obstacles
 from suite_household.scene_io import load_scene
 from suite_household.visibility import visible_objects
 from suite_household.world import Scene
@@ -96,11 +98,20 @@ class SceneLibrary:
                           f"({SCENES_ENV})")
 
     def house(self, house: dict[str, Any]) -> Scene:
-        """The scene of a ProcTHOR house: the one its `metadata.name` names in the folders, else a house of its
-        rooms' types generated from a seed taken from the house; ActionError for a room type we cannot build."""
+        """The scene of a ProcTHOR house: the one its `metadata.name` names in the folders (with the objects the house
+        adds to it standing on the floor as movable obstacles, as a CR episode's box), else a house of its rooms'
+        types generated from a seed taken from the house; ActionError for a room type we cannot build."""
         name = str((house.get("metadata") or {}).get("name"))
         if any((folder / f"{name}.json").is_file() for folder in self.folders):
-            return self.load(name)
+            scene = self.load(name)
+            known = {o.id for o in scene.objects}
+            kinds = {o.get("id"): str(o.get("assetId")).rsplit("_", 1)[0] for o in house.get("objects") or []}
+            try:
+                return with_obstacles(scene, [{"objectId": o["id"], "type": kinds[o["id"]], "position": o["position"],
+                                               "size": list(TYPES[kinds[o["id"]]].size)}
+                                              for o in house.get("objects") or [] if o.get("id") not in known])
+            except (KeyError, ValueError) as exc:
+                raise ActionError(f"CreateHouse: {exc}") from None
         types = [str(room.get("roomType")) for room in house.get("rooms") or []]
         unknown = sorted({t for t in types if t not in ROOM_TYPES})
         if not types or unknown:

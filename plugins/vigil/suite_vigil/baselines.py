@@ -198,12 +198,13 @@ def pick_and_place(instruction: str, max_steps: int, step: int) -> dict[str, Any
 
 
 def clear_and_act(instruction: str, max_steps: int, step: int) -> dict[str, Any]:
-    """CR: drop what the hand holds, open what is at the centre, then walk and act as AI does; report success."""
+    """CR: pick up what is at the centre, turn round, drop it, turn back, then walk and act as AI does (picking up
+    at the centre between strides too); report success."""
     if step >= max_steps - 1:
         return _report()
-    if step < 2:
-        return (_drop(), _click("open_access"))[step]
-    return (_forward(2), _click("open_access"), _click(intent_of(instruction)), _turn(45))[(step - 2) % 4]
+    if step < 4:
+        return (_click("pick"), _turn(180), _drop(), _turn(180))[step]
+    return (_forward(2), _click("pick"), _click(intent_of(instruction)), _turn(45))[(step - 4) % 4]
 
 
 #: the blind kind each family's own baseline plays
@@ -255,7 +256,8 @@ BLIND = (
     Blind("vigil-blind-search-act", search_and_act, ("SI",), "SI: acts at the centre, turns, acts, steps, ..."),
     Blind("vigil-blind-pick-place", pick_and_place, ("SM",), "SM: opens, picks and places at the centre, "
                                                              "stepping and turning between tries"),
-    Blind("vigil-blind-clear-act", clear_and_act, ("CR",), "CR: drops, opens the centre, then walks and acts"),
+    Blind("vigil-blind-clear-act", clear_and_act, ("CR",), "CR: picks up at the centre, drops it behind, then "
+                                                           "walks and acts"),
     Blind("vigil-blind-combined", combined, None, "every family's blind kind, chosen from the instruction's "
                                                   "wording and the step budget (never looks at the image)"),
 )

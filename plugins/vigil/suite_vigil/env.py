@@ -75,7 +75,8 @@ class VigilEnv:
         self.max_invalid = int(self.episode["max_invalid"])
         rules = task.data.get("rules") or {}
         self.tracker = goals.Tracker(self.episode["success_spec"], near=rules.get("near_to", "centre"),
-                                     sv_rule=rules.get("sv_world", "unchanged"))
+                                     sv_rule=rules.get("sv_world", "unchanged"),
+                                     obstacles=tuple(o["objectId"] for o in self.episode.get("obstacles", ())))
         self.state = EpisodeState()
 
     # -- the Env protocol --------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import Any
 
 from suite.contract.errors import DataError
 from suite.contract.schemas import read_json, validate
+from suite_household.obstacles import with_obstacles
 from suite_household.scene_io import load_scene
 from suite_household.world import Scene
 
@@ -74,7 +75,7 @@ def check_episode_house(data_dir: str | Path, index: int, episode: dict[str, Any
     """Read the episode's house (DataError: the house file and pointer) and check that every id the episode names is
     an object of it (DataError: episodes.json and the pointer)."""
     scene = house(str(data_dir), episode["house"])
-    ids = {o.id for o in scene.objects}
+    ids = {o.id for o in scene.objects} | {o["objectId"] for o in episode.get("obstacles", ())}
     for pointer, object_id in named_ids(episode):
         if object_id not in ids:
             raise DataError(Path(data_dir) / EPISODES, f"/{index}{pointer}",
@@ -90,6 +91,11 @@ def house(data_dir: str, name: str) -> Scene:
     if key not in _HOUSES:
         _HOUSES[key] = load_scene(Path(data_dir) / "houses" / f"{name}.json")
     return _HOUSES[key]
+
+
+def episode_scene(data_dir: str, episode: dict[str, Any]) -> Scene:
+    """The episode's house with the movable obstacles it adds (CR), on the floor where the episode puts them."""
+    return with_obstacles(house(data_dir, episode["house"]), episode.get("obstacles") or [])
 
 
 def remember_house(data_dir: str, name: str, scene: Scene) -> None:

@@ -1,18 +1,18 @@
 """The hidden success spec: the semantic and strict world predicates, the report match, and task progress.
 
 Spec types (section 7): target_grounded, agent_near_target, object_state (visible latched, isOpen, isToggled),
-object_held, object_at_receptacle, report_status (SV). A CR spec adds a `constraint` that must also hold; an
-SM spec may add `preconditions` (state sub-goals that count toward progress). DA's semantic distance is
-`vigil.near_to`: the paper's Euclidean distance to the object's centre (the default) or ours before, to the nearest
-point of its box; the strict one is always to the centre. Our tolerances, where the paper gives none: a semantic
-placement accepts the item anywhere inside the receptacle (on a plate in it, say), the strict one only directly in
-it; a grounding counts by the last grounding click (clicking around until one hits is no grounding), the strict one
-needs a single click; a semantic sighting is latched, the strict one must hold at the end. A CR spec's
-`closed_door` constraint holds once a door into the shut room is open. SV's world (semantic and strict) needs the
-target visible at the end and, by default (`vigil.sv_world=unchanged`), its preset state unchanged: the paper's SV
-asks for the state "without physical interaction", so an agent that sets the state it then reports verified
-nothing; `vigil.sv_world=visible` is the paper's rule as printed (visible at the end).
-"""
+object_held, object_at_receptacle, report_status (SV). A CR spec adds a `constraint` that must also hold; an SM spec may
+add `preconditions` (state sub-goals that count toward progress). DA's semantic distance is `vigil.near_to`: the paper's
+Euclidean distance to the object's centre (the default) or ours before, to the nearest point of its box; the strict one
+is always to the centre. Our tolerances, where the paper gives none: a semantic placement accepts the item anywhere
+inside the receptacle (on a plate in it, say), the strict one only directly in it; a grounding counts by the last
+grounding click (clicking around until one hits is no grounding), the strict one needs a single click; a semantic
+sighting is latched, the strict one must hold at the end. A CR spec's `obstacle` constraint holds once an open door into
+the target's room is no longer spanned by an obstacle on the floor (picked up, or dropped out of the way); the older
+`closed_door` one once a door into the shut room is open. SV's world (semantic and strict) needs the target visible at
+the end and, by default (`vigil.sv_world=unchanged`), its preset state unchanged: the paper's SV asks for the state
+"without physical interaction", so an agent that sets the state it then reports verified nothing;
+`vigil.sv_world=visible` is the paper's rule as printed (visible at the end)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from suite_household.obstacles import door_blocked
 from suite_household.world import World
 
 from suite_vigil.vocabulary import FAIL_STATUSES
@@ -84,6 +85,7 @@ class Tracker:
     start_distance: float = 0.0
     start_state: bool | None = None
     start_scores: list[float] = field(default_factory=list)
+    obstacles: tuple[str, ...] = ()  # the ids of the movable obstacles the episode adds (CR)
 
     def approach_measure(self) -> str:
         """How the approach part of task progress is measured: DA's configured measure; to the box for the families
@@ -95,12 +97,14 @@ def _holds(world: World, cond: dict[str, Any]) -> bool:
     return state_of(world, cond["target"], cond["property"]) == bool(cond["value"])
 
 
-def _constraint(world: World, spec: dict[str, Any]) -> bool:
-    c = spec.get("constraint")
+def _constraint(world: World, t: Tracker) -> bool:
+    c = t.spec.get("constraint")
     if not c:
         return True
     if c["kind"] == "closed_door":  # the blocked path is open once any door into the target's room is
         return any(world.objects[d].is_open for d in c["doors"])
+    if c["kind"] == "obstacle":  # ... or once no obstacle on the floor spans one of its doors
+        return not all(door_blocked(world, d, t.obstacles) for d in c["doors"])
     return _holds(world, c)
 
 
@@ -126,7 +130,7 @@ def world_ok(world: World, t: Tracker, visible: bool, strict: bool) -> bool:
         ok = visible and (t.sv_rule == "visible" or state_of(world, target, s["property"]) == t.start_state)
     else:
         raise ValueError(f"unknown success spec type {kind!r}")
-    return bool(ok) and _constraint(world, s)
+    return bool(ok) and _constraint(world, t)
 
 
 def match(spec: dict[str, Any], status: str, world: World, w: bool) -> bool:
@@ -149,7 +153,7 @@ def scores(world: World, t: Tracker, visible: bool) -> list[float]:
     kind, target = s["type"], s["target"]
     out: list[float] = [float(_holds(world, c)) for c in s.get("preconditions", ())]
     if s.get("constraint"):
-        out.append(float(_constraint(world, s)))
+        out.append(float(_constraint(world, t)))
     if kind == "target_grounded":
         out.append(float(bool(t.grounded) and t.grounded[-1] == target))
     elif kind == "agent_near_target":

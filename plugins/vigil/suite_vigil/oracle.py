@@ -173,7 +173,8 @@ class Lattice:
 
 @dataclass
 class Subgoal:
-    """One thing to achieve: interact (intent on object), near (stand close), see (get in view), report."""
+    """One thing to achieve: interact (intent on object), near (stand close), see (get in view), drop (what the hand
+    holds, turned away from the way on), report."""
 
     kind: str
     target: str | None = None
@@ -195,6 +196,8 @@ def plan_subgoals(episode: dict[str, Any]) -> list[Subgoal]:
     c = spec.get("constraint")
     if c and c["kind"] == "closed_door":
         out.append(Subgoal("interact", c["object"], "open_access"))
+    elif c and c["kind"] == "obstacle":  # pick the obstacle up, turn round and drop it out of the way
+        out += [Subgoal("interact", c["object"], "pick"), Subgoal("drop", c["object"])]
     elif c:
         intent = {"isOpen": ("open_access", "close_access"), "isToggled": ("activate", "deactivate")}[c["property"]]
         out.append(Subgoal("interact", c["target"], intent[0] if c["value"] else intent[1]))
@@ -253,6 +256,11 @@ class OraclePlanner:
                 self.subgoals.pop(0)
                 return
             self.queue += self._walk(lambda x, z: goals.distance_at(self.world, target, x, z, measure) < NEAR_GOAL)
+        elif goal.kind == "drop":
+            a = self.world.agent
+            turn = _turn(a.yaw, (a.yaw + 180.0) % 360.0)
+            self.queue += ([turn] if turn is not None else []) + [_act("interact_pixel", intent="drop")]
+            self.subgoals.pop(0)
         elif goal.kind == "see":
             if self.env.target_visible():
                 self.subgoals.pop(0)

@@ -9,7 +9,7 @@ from suite_household.adapter import SimAdapter
 from suite_household.procthor import procthor_house
 from suite_household.thor_backend import make_controller
 
-from suite_vigil.episodes import house
+from suite_vigil.episodes import episode_scene
 
 #: Section 2: 640x480 frames, 90 degree field of view, 6.0 m visibility, instance segmentation (evaluator only).
 CAMERA: dict[str, Any] = {"width": 640, "height": 480, "fieldOfView": 90.0, "visibilityDistance": 6.0,
@@ -26,10 +26,10 @@ def make_sim(episode: dict[str, Any], backend: str, data_dir: str, render: bool 
     """The episode's house on `backend`, the agent at its start pose, its preset states applied; `render` False:
     the embedded backend renders no frame (steps skip it, pixel lookups render an instance buffer when needed)."""
     if backend == "household":
-        ctl = make_controller("household", house(data_dir, episode["house"]),
+        ctl = make_controller("household", episode_scene(data_dir, episode),
                               interactionDistance=INTERACTION_DISTANCE, **CAMERA, renderImage=render)
     elif backend == "ai2thor":
-        scene = episode.get("thor_scene") or procthor_house(house(data_dir, episode["house"]))
+        scene = episode.get("thor_scene") or procthor_house(episode_scene(data_dir, episode))
         ctl = make_controller("ai2thor", scene, **CAMERA)
     else:
         raise ConfigError(f"vigil.env.backend: {backend!r} is unknown; choose one of {', '.join(BACKENDS)}")

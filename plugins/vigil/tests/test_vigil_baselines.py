@@ -174,14 +174,27 @@ def test_sv_starts_in_front_of_the_state_bearing_face(by_family) -> None:
         env.close()
 
 
-def test_cr_the_closed_doors_block_the_way_until_one_is_opened(by_family) -> None:
-    task = by_family["CR"][0]
-    env = env_of(task)
-    c = task.data["episode"]["success_spec"]["constraint"]
-    assert all(not env.sim.world.objects[d].is_open for d in c["doors"])
-    assert env.sim.world.room_at(env.sim.world.agent.x, env.sim.world.agent.z) != \
-        env.sim.world.objects[task.data["episode"]["success_spec"]["target"]].room
-    env.close()
+def test_cr_the_target_is_in_view_and_boxes_block_the_way_until_one_is_picked_up(by_family) -> None:
+    from suite_household.obstacles import door_blocked
+    from suite_vigil import goals
+
+    for task in by_family["CR"][:5]:
+        env = env_of(task)
+        world = env.sim.world
+        ep = task.data["episode"]
+        c, target = ep["success_spec"]["constraint"], ep["success_spec"]["target"]
+        assert env.target_visible(), task.id  # the paper's CR: the target is visible at the start
+        assert world.room_at(world.agent.x, world.agent.z) != world.objects[target].room
+        assert all(world.objects[d].is_open and door_blocked(world, d) for d in c["doors"])
+        box = world.objects[target].box
+        reach = [math.hypot(max(box[0] - x, 0, x - box[3]), max(box[2] - z, 0, z - box[5]))
+                 for x, z in env.sim.ctl.nav.reachable((world.agent.x, world.agent.z))]
+        assert min(reach) > goals.NEAR, task.id  # no way round the boxes
+        assert not goals.world_ok(world, env.tracker, True, strict=False)
+        env.sim.step("PickupObject", objectId=c["object"], forceAction=True)
+        assert any(not door_blocked(world, d) for d in c["doors"])
+        assert goals.scores(world, env.tracker, True)[0] == 1.0  # the constraint resolved
+        env.close()
 
 
 @pytest.mark.parametrize("family", FAMILY_CODES)

@@ -58,10 +58,12 @@ def test_family_rules_hold(episodes: list[dict]) -> None:
     for e in by["SM"]:
         if e["meta"]["template"] in ("reveal_pick", "open_pick_place"):
             assert e["success_spec"]["preconditions"]
-    assert {e["success_spec"]["constraint"]["kind"] for e in by["CR"]} == {"closed_door"}
-    for e in by["CR"]:  # every door into the target's room is closed at the start
-        closed = {o["objectId"] for o in e["state_overrides"] if o["action"] == "CloseObject"}
-        assert set(e["success_spec"]["constraint"]["doors"]) <= closed
+    assert {e["success_spec"]["constraint"]["kind"] for e in by["CR"]} == {"obstacle"}
+    for e in by["CR"]:  # one box per door into the target's room, none of them shut
+        c = e["success_spec"]["constraint"]
+        assert len(e["obstacles"]) == len(c["doors"]) == e["meta"]["obstacles"]
+        assert c["object"] in {o["objectId"] for o in e["obstacles"]}
+        assert not any(o["objectId"] in c["doors"] for o in e["state_overrides"])
     assert Counter(e["meta"]["intent"] for e in by["AI"]) == Counter(e["meta"]["intent"] for e in by["SI"])
 
 

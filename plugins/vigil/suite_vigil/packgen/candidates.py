@@ -1,16 +1,14 @@
 """Candidate episodes per family: a house, a target meeting the family's constraints, a start pose, presets.
 
-Each builder draws from a seeded `random.Random` and returns an episode dict (without oracle figures) or None
-when the draw does not meet the family's rules (section 5): PG targets visible and reachable at the start, in
-three size classes; DA visible but beyond 1.5 m; VS not visible from the start cell whichever way the agent
-turns (mostly in another room); SV visible with its state preset and its state-bearing face toward the agent;
-AI visible and beyond reach; SI like VS; SM in four templates with pre-conditions; CR behind the closed doors of
-its room (a blocked path the agent must open). Start poses are never aimed at the target: a visible target is
-anywhere in the first frame (a random yaw offset within the field of view, a camera pitch drawn blind), and the
-generator redraws any episode a blind baseline (suite_vigil.baselines) solves.
-A target is named so that it is unambiguous: by type when the house has one of that type, else only when it is
-the one instance of its type in view at the start ("the cabinet in view").
-"""
+Each builder draws from a seeded `random.Random` and returns an episode dict (without oracle figures) or None when the
+draw does not meet the family's rules (section 5): PG targets visible and reachable at the start, in three size classes;
+DA visible but beyond 1.5 m; VS not visible from the start cell whichever way the agent turns (mostly in another room);
+SV visible with its state preset and its state-bearing face toward the agent; AI visible and beyond reach; SI like VS;
+SM in four templates with pre-conditions; CR in view from another room whose doorways boxes on the floor block (a
+blocked path the agent must clear). Start poses are never aimed at the target: a visible target is anywhere in the first
+frame (a random yaw offset within the field of view, a camera pitch drawn blind), and the generator redraws any episode
+a blind baseline (suite_vigil.baselines) solves. A target is named so that it is unambiguous: by type when the house has
+one of that type, else only when it is the one instance of its type in view at the start ("the cabinet in view")."""
 
 from __future__ import annotations
 
@@ -23,9 +21,11 @@ from typing import Any
 
 from suite_household.catalog import TYPES, can_hold
 from suite_household.controller import Controller
+from suite_household.navigation import NavGrid
+from suite_household.obstacles import passage, with_obstacles
 from suite_household.render import Renderer
 from suite_household.visibility import visible_objects
-from suite_household.world import Agent
+from suite_household.world import Agent, World
 
 from suite_vigil import goals
 from suite_vigil.oracle import lattice_of
@@ -451,38 +451,86 @@ def _doors_of(site: Site, room: str) -> list[str]:
                   if o.type == "Doorway" and tag in o.id.split("|")[1:])
 
 
+#: CR's obstacle: a box on the floor of each doorway into the target's room, set this far from the door's centre
+#: line on the side away from the room (it spans the passage, so no way in is left until one is moved)
+OBSTACLE_TYPE, OBSTACLE_OFFSET = "Box", 0.2
+CR_DISTANCE = (2.0, 6.0)  # CR: the start cell's box distance to the target, metres
+
+
+def _obstacles(site: Site, room: str, doors: list[str]) -> list[dict[str, Any]]:
+    """One obstacle per door into `room`, on the floor just outside it, spanning the door's passage."""
+    world = site.world
+    r = next(rm for rm in world.scene.rooms if rm.id == room)
+    rx, rz = (r.x0 + r.x1) / 2, (r.z0 + r.z1) / 2
+    size = TYPES[OBSTACLE_TYPE].size
+    out = []
+    for k, d in enumerate(doors):
+        x, _, z = world.objects[d].center
+        *_, along_x = passage(world.objects[d])
+        if along_x:
+            z -= math.copysign(OBSTACLE_OFFSET, rz - z)
+        else:
+            x -= math.copysign(OBSTACLE_OFFSET, rx - x)
+        out.append({"objectId": f"{OBSTACLE_TYPE}|obstacle|{k}", "type": OBSTACLE_TYPE,
+                    "position": {"x": round(x, 4), "y": round(size[1] / 2, 4), "z": round(z, 4)}, "size": list(size)})
+    return out
+
+
 def build_cr(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
-    """CR: the target's room is shut (every door into it closed): the direct path is blocked and the agent must
-    open a door (the obstacle) before it can approach and do the interaction (intents cycled)."""
+    """CR, as the paper describes it: the target is in view at the start, in another room, and a box on the floor
+    of every doorway into its room blocks the way (the agent must pick one up and put it aside, then approach and
+    do the interaction; intents cycled as AI's). No cell the agent can reach with the boxes in place is within
+    reach of the target."""
     intent = AI_INTENTS[i % len(AI_INTENTS)]
     world = site.world
     counts = site.counts()
     kinds = _AI_TYPES.get(intent)
     options = _targets(site, lambda o: (TYPES[o.type].pickupable if kinds is None else o.type in kinds)
-                       and not world.enclosed(o.id) and counts[o.type] == 1 and o.room is not None)
+                       and o.type != OBSTACLE_TYPE and not world.enclosed(o.id) and counts[o.type] == 1
+                       and o.room is not None)
     if not options:
         return None
     oid = rng.choice(options)
     room = world.objects[oid].room
     doors = _doors_of(site, room)
-    cells = [c for c in site.cells_between(oid, 2.0, 7.0) if site.room_of(*c) not in (room, None)]
-    if not doors or not cells:
+    if not doors or not all(world.objects[d].is_open for d in doors):
         return None
-    cell = cells[rng.randrange(len(cells))]
-    pose = Agent(cell[0], cell[1], float(rng.randrange(0, 360, 15)), rng.choice(HORIZONS), True)
-    first = min(doors, key=lambda d: math.hypot(world.objects[d].center[0] - cell[0],
-                                                world.objects[d].center[2] - cell[1]))
-    overrides = [("CloseObject", d) for d in doors]
-    if intent == "pick":
-        spec: dict[str, Any] = {"type": "object_held", "target": oid}
-    else:
-        prop = "isToggled" if intent in ("activate", "deactivate") else "isOpen"
-        value = intent in ("activate", "open_access")
-        overrides += _state_override(world, oid, prop, not value)
-        spec = {"type": "object_state", "target": oid, "property": prop, "value": value}
-    spec["constraint"] = {"kind": "closed_door", "object": first, "doors": doors}
-    return _episode("CR", site, oid, _AI_TEXT[intent].format(describe(site, oid, None)), pose, spec, overrides,
-                    intent=intent, constraint="closed_door", doors=len(doors))
+    obstacles = _obstacles(site, room, doors)
+    blocked = World(with_obstacles(site.ctl.scene, obstacles))
+    nav = NavGrid(blocked)
+    home = site.ctl.scene.agent
+    if nav.blocker(home.x, home.z) is not None:
+        return None  # the house's lattice is laid through its start position
+    cells = [c for c in site.cells_between(oid, *CR_DISTANCE) if site.room_of(*c) not in (room, None)]
+    rng.shuffle(cells)
+    for cell in cells[:6]:
+        pose = site.glancing(oid, cell, rng)
+        blocked.set_agent(pose)
+        frame = site.small.render(blocked, shade_colors=False)
+        if oid not in frame.ids or 16 * int((frame.owner == frame.ids.index(oid)).sum()) < VISIBLE_PIXELS:
+            continue
+        x0, _, z0, x1, _, z1 = world.objects[oid].box
+        reach = [math.hypot(max(x0 - x, 0, x - x1), max(z0 - z, 0, z - z1)) for x, z in nav.reachable(cell)]
+        if min(reach, default=0.0) <= goals.NEAR + 0.1:
+            continue  # a way round the boxes, or the target within reach from outside its room
+        first = min(range(len(doors)), key=lambda k: math.hypot(obstacles[k]["position"]["x"] - cell[0],
+                                                                obstacles[k]["position"]["z"] - cell[1]))
+        overrides: list[tuple[str, str]] = []
+        if intent == "pick":
+            spec: dict[str, Any] = {"type": "object_held", "target": oid}
+        else:
+            prop = "isToggled" if intent in ("activate", "deactivate") else "isOpen"
+            value = intent in ("activate", "open_access")
+            overrides = _state_override(world, oid, prop, not value)
+            spec = {"type": "object_state", "target": oid, "property": prop, "value": value}
+        spec["constraint"] = {"kind": "obstacle", "object": obstacles[first]["objectId"], "doors": doors}
+        world.set_agent(pose)
+        episode = _episode("CR", site, oid, _AI_TEXT[intent].format(f"the {words(world.objects[oid].type)}"), pose,
+                           spec, overrides, intent=intent, constraint="obstacle", doors=len(doors),
+                           obstacles=len(obstacles))
+        episode["obstacles"] = obstacles
+        return episode
+    return None
 
 
 #: the episode builder of each family: (site, rng, index, **extra) -> episode, or None when the draw is rejected

@@ -41,7 +41,7 @@ from suite_vigil.packgen.candidates import BUILDERS, Site, snake
 from suite_vigil.sim import CAMERA, INTERACTION_DISTANCE
 from suite_vigil.vocabulary import FAMILY_CODES
 
-GENERATOR_VERSION = "5"
+GENERATOR_VERSION = "6"
 #: the figures of earlier generator versions, kept in the manifest for the record
 PREVIOUS = {
     "3": {"built": "2026-11-25",
@@ -54,6 +54,10 @@ PREVIOUS = {
           "PG": "the learned click (suite_vigil.clicks: per object word, the 20-pixel grid point that grounded most "
                 "training targets) grounded 7 of 125 targets, cross-fitted over 5 folds (5.6 %); the best single "
                 "point, (290, 470), grounded 10 (issue 34)"},
+    "5": {"built": "2026-11-28",
+          "episodes.json sha256": "5caf1619f59d81fca1c739fc870b97ebcfdb5a7649855563433ffc98ead388a5",
+          "CR": "the target's room shut (every door into it closed) with the agent in another room: a search behind a "
+                "door, not the paper's blocked path with the target in view (issue 35)"},
 }
 PER_FAMILY = 125
 HOUSES = 24
