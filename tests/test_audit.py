@@ -231,3 +231,23 @@ def test_markdown_gives_a_readme_table(capsys: pytest.CaptureFixture[str]) -> No
                         "oracle 100.0.")
     assert lines[2] == "| baseline | category | n | score | 95% CI | chance | ceiling | oracle | verdict |"
     assert "| stop-at-once | all | 4 | 0.0 | 0.0-49.0 | 0.0 | 5.0 | 100.0 | too few |" in lines
+
+
+def test_a_baseline_with_a_limit_runs_a_stratified_subset_of_the_sample(monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """A slow baseline (one that plays a whole step budget) declares `limit`: it runs that many of the audited
+    sample's tasks, chosen as the sample is; the others run the whole sample."""
+    slow = replace(GREEDY, name="slow-greedy", limit=3)
+
+    def host_with_slow() -> PluginHost:
+        host = build_host()
+        host.registry.benchmarks["counter"].baselines = [slow, *host.registry.benchmarks["counter"].baselines]
+        return host
+
+    monkeypatch.setattr(audit_command, "build_host", host_with_slow)
+    code, result = _audit_json(capsys, "--baselines", "slow-greedy,stop-at-once")
+    rows = {b["name"]: b["rows"][0] for b in result["benchmarks"][0]["baselines"]}
+    assert rows["slow-greedy"]["n"] == 3 and rows["stop-at-once"]["n"] == 12
+    assert code == 1 and rows["slow-greedy"]["verdict"] == "fail"  # 3 of 3 solved: [43.9, 100] is over 5
+    spec = BenchmarkSpec("b", "", [Metric("s", "s")])
+    assert "limit must be a whole number" in check_baseline(spec, replace(GREEDY, limit=0))[0]

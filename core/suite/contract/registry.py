@@ -102,7 +102,7 @@ class ShortcutBaseline:
     With a `learner` it is a *learned* baseline: the audit cross-fits it (`folds` folds of the pack by a seeded
     hash of the task id; the learner is fitted on the other folds' tasks and its policy runs, through the runner,
     on the held-out fold's), so every task is scored once by a policy that never saw it; the policy is given only
-    what `reads` names."""
+    what `reads` names. A fixed baseline with a `limit` runs on a seeded, stratified subset of the audited sample."""
 
     name: str  # e.g. "stop-at-once", "blind-forward"
     description: str  # what it ignores and what it does
@@ -117,6 +117,9 @@ class ShortcutBaseline:
     learner: Learner | None = None  # set: a learned baseline, fitted on part of the pack and scored on the rest
     reads: tuple[str, ...] = ()  # what a learned baseline's policy is given at each step: keys of READS
     folds: int = 5  # the folds a learned baseline is cross-fitted over
+    #: at most this many tasks of the audited sample (a seeded, stratified subset), for a fixed baseline too slow to
+    #: run on all of them (one that plays a benchmark's whole step budget); None: the whole sample
+    limit: int | None = None
 
     @property
     def kind(self) -> str:

@@ -274,6 +274,8 @@ def plan_benchmark(host: PluginHost, cfg: DictConfig, bench: str, scratch: Path,
     kept = []
     for baseline in baselines:
         run_cfg = baseline_config(base, baseline, spec)
+        if baseline.limit is not None and baseline.learner is None and (ids is None or len(ids) > baseline.limit):
+            OmegaConf.update(run_cfg, "run.limit", baseline.limit)  # a stratified subset of the sample (run.tasks)
         if _runs_any(host, run_cfg, bench, ids):
             kept.append(baseline)
             runs.append(Job(bench, baseline, plain(run_cfg, resolve=False), scratch / bench / baseline.name))

@@ -83,6 +83,10 @@ def check_baseline(spec: BenchmarkSpec, baseline: ShortcutBaseline) -> list[str]
         levels = value.values() if isinstance(value, Mapping) else [] if value is None else [value]
         if not all(isinstance(v, int | float) and not isinstance(v, bool) and v >= 0 for v in levels):
             problems.append(f"baseline {baseline.name!r}: {what} levels must be numbers >= 0 (percent points)")
+    if baseline.limit is not None and (isinstance(baseline.limit, bool) or not isinstance(baseline.limit, int)
+                                       or baseline.limit < 1):
+        problems.append(f"baseline {baseline.name!r}: limit must be a whole number of tasks >= 1, "
+                        f"not {baseline.limit!r}")
     if baseline.learner is not None:
         problems += _learned_problems(baseline)
     elif baseline.agent == "direct" and not baseline.model:
@@ -111,6 +115,8 @@ def _learned_problems(baseline: ShortcutBaseline) -> list[str]:
                         "declare no model or agent")
     if baseline.blind and "frames" in baseline.reads:
         problems.append(f"learned baseline {baseline.name!r} is blind yet reads frames")
+    if baseline.limit is not None:
+        problems.append(f"learned baseline {baseline.name!r} is cross-fitted over the whole sample; declare no limit")
     return problems
 
 

@@ -111,7 +111,8 @@ def test_coffee_machine_fills_a_mug(ctl: Controller) -> None:
     mug, machine = find(ctl, "Mug"), find(ctl, "CoffeeMachine")
     approach(ctl, mug)
     ok(ctl.step(action="PickupObject", objectId=mug))
-    ok(ctl.step(action="EmptyLiquidFromObject", objectId=mug))
+    if ctl.world.objects[mug].fill is not None:  # an earlier test of the module (not always run first) filled it
+        ok(ctl.step(action="EmptyLiquidFromObject", objectId=mug))
     ev = approach(ctl, machine)
     x, y = pixel_of(ev, machine)
     ok(ctl.step(action="PutObject", x=x, y=y))

@@ -29,7 +29,10 @@ BASELINE_STEPS = 600
 #: the settings of a baseline run: the text list only and small frames (the list is what the baselines read)
 BASELINE_CONFIG = {"longact.images": [], "longact.image_size": 64}
 #: issue 21's targets (GC-SE as a fraction): the audit's ceilings, and the generator's per-episode rejection bar
-CEILINGS = {"flipper": 0.05, "stop-at-once": 0.01, "random-walker": 0.02}
+CEILINGS = {"flipper": 0.05, "stop-at-once": 0.01, "random-walker": 0.02, "keyword": 0.05}
+#: the audit runs the keyword baseline (suite_longact.keywords) on a stratified 8 of its sample: at the episodes' own
+#: 16,000 steps an episode takes about two minutes of one core
+KEYWORD_SAMPLE = 8
 #: errors after which an interaction may work from elsewhere (not in reach, occluded, not in view)
 _ELSEWHERE = ("too far", "not interactable", "invalid", "no target", "not visible", "out of reach")
 _KNOWN_TYPE = re.compile(r"^[A-Z][A-Za-z]+$")
@@ -122,6 +125,8 @@ class Policy(ABC):
     """A baseline policy over observation text; one per episode, seeded by the episode."""
 
     name = ""
+    #: True: the policy runs to the episode's own step budget (`Task.max_steps`), not to BASELINE_STEPS
+    full_budget = False
 
     def __init__(self, seed: str, budget: int = BASELINE_STEPS) -> None:
         self.rng = random.Random(f"{self.name}:{seed}")
@@ -239,8 +244,9 @@ class BaselineAgent(Agent):
         self.policy: Policy | None = None
 
     async def begin(self, task: Task, env: Any) -> None:
-        """A fresh policy, seeded by the episode."""
-        self.policy = self.policy_type(task.key)
+        """A fresh policy, seeded by the episode (with the episode's own budget when it runs to it)."""
+        full = self.policy_type.full_budget and task.max_steps
+        self.policy = self.policy_type(task.key, task.max_steps) if full else self.policy_type(task.key)
 
     async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
         """Build the model's prompt, read its text, act."""

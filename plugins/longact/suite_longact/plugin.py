@@ -12,10 +12,11 @@ from suite.contract.registry import AgentSpec, BenchmarkSpec, DataSource, Metric
 from suite_household.thor_backend import backend_env, simulator_resources, thor_requirements
 
 from suite_longact import prompting, scoring, valid_replies
-from suite_longact.baselines import BASELINE_CONFIG, BASELINE_STEPS, CEILINGS, baseline_factory
+from suite_longact.baselines import BASELINE_CONFIG, BASELINE_STEPS, CEILINGS, KEYWORD_SAMPLE, baseline_factory
 from suite_longact.data import MANIFEST, PACK_FILE, check_episode_house, is_data_dir, load_pack
 from suite_longact.env import LongActEnv, make_env_from_data
 from suite_longact.houses import BUILT
+from suite_longact.keywords import keyword_factory
 from suite_longact.oracle import oracle_agent
 from suite_longact.parsing import parse_reply
 from suite_longact.report_view import report_view
@@ -44,6 +45,11 @@ SHORTCUTS = (
                      "manipulation on a random instance listed in reach a quarter of the time",
                      agent="longact-random-walker", config=BASELINE_CONFIG,
                      ceiling=100 * CEILINGS["random-walker"], chance=0.0),
+    ShortcutBaseline("keyword", "reads each clause of the instruction down to its verb and object types (never a room, "
+                     "a state or a receptacle it names), wanders blind to the episode's own step budget (16,000 steps) "
+                     "and does the clause's action to the instances of its type it meets in reach "
+                     "(suite_longact.keywords)", agent="longact-keyword", config=BASELINE_CONFIG,
+                     ceiling=100 * CEILINGS["keyword"], chance=0.0, limit=KEYWORD_SAMPLE),
 )
 
 
@@ -98,6 +104,9 @@ def register(registry: Registry) -> None:
                                  benchmarks=(BENCH,)))
     for name, what in BASELINE_AGENTS.items():
         registry.add_agent(AgentSpec(f"longact-{name}", baseline_factory(name), what, benchmarks=(BENCH,)))
+    registry.add_agent(AgentSpec("longact-keyword", keyword_factory, "shortcut baseline: the instruction's verbs and "
+                                 "object types only, blind wandering to the episode's step budget",
+                                 benchmarks=(BENCH,)))
     registry.add_agent(AgentSpec("holomind", holomind_agent,
                                  "HoloMind: two-layer planner, executor over skills, memories, critic",
                                  uses_model=True, benchmarks=(BENCH,), images=holomind_images,
