@@ -30,9 +30,9 @@ class HouseholdSim:
         """One AI2-THOR call; (success, error message)."""
         return self.ctl.step(**args, renderImage=False).outcome
 
-    def render_frame(self) -> Frame:
-        """RGB, depth and the instance buffer of the current view."""
-        return self.ctl.renderer.render(self.ctl.world)
+    def render_frame(self, rgb: bool = True) -> Frame:
+        """Depth and the instance buffer of the current view, and its RGB unless `rgb` is False."""
+        return self.ctl.renderer.render(self.ctl.world, shade_colors=rgb)
 
     def stop(self) -> None:
         """Release the controller."""

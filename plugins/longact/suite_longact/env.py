@@ -181,7 +181,7 @@ class LongActEnv:
         """What the agent perceives now (only the last outcome once observations are skipped)."""
         if not self.observe:
             return Observation(data={"last": dict(self.last)})
-        frame = self.sim.render_frame()
+        frame = self.sim.render_frame(rgb="rgb" in self.settings["images"])  # the text list needs no colours
         instances = visible_instances(self.world, frame, self.settings["interaction_distance"])
         if self.ids is not None:
             self.ids.type_of.update({oid: o.type for oid, o in self.world.objects.items()})  # pieces of a slice

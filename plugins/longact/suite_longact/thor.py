@@ -72,8 +72,9 @@ class ThorSim:
         meta = self.ctl.step(**args).metadata
         return bool(meta["lastActionSuccess"]), str(meta.get("errorMessage") or "")
 
-    def render_frame(self) -> Frame:
-        """AI2-THOR's RGB, depth and instance segmentation as a Frame (owner index per pixel)."""
+    def render_frame(self, rgb: bool = True) -> Frame:
+        """AI2-THOR's RGB, depth and instance segmentation as a Frame (owner index per pixel; AI2-THOR renders the
+        RGB whatever `rgb` says)."""
         event = self.ctl.last_event
         seg = np.asarray(event.instance_segmentation_frame)
         colors, owner = np.unique(seg.reshape(-1, seg.shape[-1]), axis=0, return_inverse=True)
