@@ -246,8 +246,8 @@ class BaselineAgent(Agent):
 
     async def begin(self, task: Task, env: Any) -> None:
         """A fresh policy, seeded by the episode (with the episode's own budget when it runs to it)."""
-        full = self.policy_type.full_budget and task.max_steps
-        self.policy = self.policy_type(task.key, task.max_steps) if full else self.policy_type(task.key)
+        budget = task.max_steps if self.policy_type.full_budget and task.max_steps else BASELINE_STEPS
+        self.policy = self.policy_type(task.key, budget)
 
     async def act(self, task: Task, observation: Observation, history: list[StepRecord]) -> AgentTurn:
         """Build the model's prompt, read its text, act."""

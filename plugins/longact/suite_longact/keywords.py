@@ -143,10 +143,11 @@ class KeywordPolicy(Policy):
 
     def _learn(self, seen: Seen) -> None:
         """Book the last manipulation's outcome."""
-        action, oid = self.last.get("action"), self.last.get("object")
+        action, oid = str(self.last.get("action")), self.last.get("object")
         if action == "MoveAhead" and seen.last_ok:
             self.away.clear()
-        if not oid or action not in STATE_VERBS.values() and action not in ("Pick", "Place"):
+        acted = action in STATE_VERBS.values() or action in ("Pick", "Place")
+        if not isinstance(oid, str) or not oid or not acted:
             return
         if not seen.last_ok and _elsewhere(seen.last_error):
             self.away.add((action, oid))
