@@ -16,7 +16,7 @@ from suite_household.world import Agent
 from suite_vigil import baselines
 from suite_vigil.episodes import house
 from suite_vigil.packgen import generate
-from suite_vigil.packgen.candidates import Site
+from suite_vigil.packgen.site import Site
 from suite_vigil.plugin import PACK_DIR
 from suite_vigil.sim import CAMERA, INTERACTION_DISTANCE
 from suite_vigil.vocabulary import FAMILY_CODES

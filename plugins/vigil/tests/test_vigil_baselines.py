@@ -16,7 +16,8 @@ from suite.models.scripted import find_script
 from suite.validity.baselines import baselines_of, check_baseline
 from suite_household.world import Agent
 from suite_vigil import baselines
-from suite_vigil.packgen.candidates import FRONT_CUE, Site, faces, sv_value
+from suite_vigil.packgen.candidates import FRONT_CUE, faces, sv_value
+from suite_vigil.packgen.site import Site
 from suite_vigil.prompting import build_messages
 from suite_vigil.vocabulary import FAMILY_CODES
 

@@ -37,7 +37,8 @@ from suite_household.world import Scene
 from suite_vigil import baselines, clicks, routines
 from suite_vigil.episodes import EPISODES, PACK_MANIFEST, house, remember_house
 from suite_vigil.oracle import OracleAgent
-from suite_vigil.packgen.candidates import BUILDERS, Site, snake
+from suite_vigil.packgen.candidates import BUILDERS
+from suite_vigil.packgen.site import Site, snake
 from suite_vigil.sim import CAMERA, INTERACTION_DISTANCE
 from suite_vigil.vocabulary import FAMILY_CODES
 
