@@ -216,6 +216,16 @@ _AI_TEXT = {"activate": "Turn on {}.", "deactivate": "Turn off {}.", "open_acces
             "close_access": "Close {}.", "pick": "Pick up {}."}
 
 
+def _intent_spec(world: Any, oid: str, intent: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """AI's, SI's and CR's success spec for an intent, and the preset that starts the target in the other state."""
+    if intent == "pick":
+        return {"type": "object_held", "target": oid}, []
+    prop = "isToggled" if intent in ("activate", "deactivate") else "isOpen"
+    value = intent in ("activate", "open_access")
+    return ({"type": "object_state", "target": oid, "property": prop, "value": value},
+            _state_override(world, oid, prop, not value))
+
+
 def _interaction(site: Site, rng: random.Random, intent: str, visible: bool, family: str) -> dict[str, Any] | None:
     world = site.world
     counts = site.counts()
@@ -231,14 +241,7 @@ def _interaction(site: Site, rng: random.Random, intent: str, visible: bool, fam
     desc = describe(site, oid, start[1] if visible else None)
     if desc is None:
         return None
-    overrides: list[tuple[str, str]] = []
-    if intent == "pick":
-        spec: dict[str, Any] = {"type": "object_held", "target": oid}
-    else:
-        prop = "isToggled" if intent in ("activate", "deactivate") else "isOpen"
-        value = intent in ("activate", "open_access")
-        overrides = _state_override(world, oid, prop, not value)
-        spec = {"type": "object_state", "target": oid, "property": prop, "value": value}
+    spec, overrides = _intent_spec(world, oid, intent)
     return _episode(family, site, oid, _AI_TEXT[intent].format(desc), start[0], spec, overrides, intent=intent)
 
 
@@ -375,14 +378,7 @@ def build_cr(site: Site, rng: random.Random, i: int) -> dict[str, Any] | None:
             continue  # a way round the boxes, or the target within reach from outside its room
         first = min(range(len(doors)), key=lambda k: math.hypot(obstacles[k]["position"]["x"] - cell[0],
                                                                 obstacles[k]["position"]["z"] - cell[1]))
-        overrides: list[tuple[str, str]] = []
-        if intent == "pick":
-            spec: dict[str, Any] = {"type": "object_held", "target": oid}
-        else:
-            prop = "isToggled" if intent in ("activate", "deactivate") else "isOpen"
-            value = intent in ("activate", "open_access")
-            overrides = _state_override(world, oid, prop, not value)
-            spec = {"type": "object_state", "target": oid, "property": prop, "value": value}
+        spec, overrides = _intent_spec(world, oid, intent)
         spec["constraint"] = {"kind": "obstacle", "object": obstacles[first]["objectId"], "doors": doors}
         world.set_agent(pose)
         episode = _episode("CR", site, oid, _AI_TEXT[intent].format(f"the {words(world.objects[oid].type)}"), pose,
