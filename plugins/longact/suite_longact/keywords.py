@@ -22,13 +22,13 @@ from typing import Any
 from suite_household.catalog import TYPES
 
 from suite_longact.baselines import Policy, Seen, _elsewhere
+from suite_longact.pack.goals import type_words
 
 #: verbs of the state clauses and their action
 STATE_VERBS = {"turn on": "ToggleOn", "turn off": "ToggleOff", "open": "Open", "close": "Close", "slice": "Slice"}
 #: a clause that brings an object somewhere: the object part, then the destination part
 _MOVE = re.compile(r"^(?:put away|put|bring|take|throw|lay|set|move)\s+(.+)\s+to\s+(the .+)$")
 _FILL = re.compile(r"^(?:make coffee in|fill with water|cook)\s+(.+?)\s+and\s+(?:put|serve)\s+it\s+on\s+(the .+)$")
-_WORD_OVERRIDES = {"RemoteControl": "tv remote", "CellPhone": "phone", "Television": "television"}
 
 
 @cache
@@ -36,7 +36,7 @@ def type_phrases() -> list[tuple[str, str]]:
     """(phrase, type) for every catalog type, longest phrase first: "desk lamp" -> DeskLamp, plurals included."""
     out = []
     for otype in TYPES:
-        words = _WORD_OVERRIDES.get(otype) or re.sub(r"(?<!^)([A-Z])", r" \1", otype).lower()
+        words = type_words(otype).lower()
         out.append((words, otype))
         out.append((words + ("es" if words.endswith(("sh", "ch", "x")) else "s"), otype))
     return sorted(out, key=lambda p: -len(p[0]))

@@ -60,7 +60,7 @@ class Scene:
         """A referring expression that singles the object out (type, then room type, then its open/on state,
         then what it rests on or in when `where`), or None when none does. Rooms are named by type, so two
         bedrooms count as one place."""
-        word = _words(obj.type)
+        word = type_words(obj.type)
         same = [o for o in self.world.objects.values() if o.type == obj.type]
         if len(same) == 1:
             return f"the {word}"
@@ -77,7 +77,7 @@ class Scene:
             prep = "in" if TYPES[parent.type].openable or parent.type.endswith("Basin") else "on"
             same_parent = [o for o in in_room if o.parent and self.world.objects[o.parent].type == parent.type]
             if len(same_parent) == 1:
-                return f"the {word} {prep} the {_words(parent.type)} in the {self.room(obj)}"
+                return f"the {word} {prep} the {type_words(parent.type)} in the {self.room(obj)}"
         return None
 
     def distract(self, obj: Obj, attr: str, mixed: bool = True) -> list[dict[str, Any]]:
@@ -107,7 +107,8 @@ class Scene:
                 and (room is None or self.rooms.get(o.room) == room)]
 
 
-def _words(otype: str) -> str:
+def type_words(otype: str) -> str:
+    """An object type as the instructions name it: DeskLamp -> desk lamp, RemoteControl -> TV remote."""
     out = ""
     for ch in otype:
         out += (" " + ch.lower()) if ch.isupper() and out else ch.lower()
@@ -148,7 +149,7 @@ def _keep(s: Scene, obj: Obj, distractors: list[dict[str, Any]]) -> str:
     """The preserve-as-is clause for the goal object's same-type neighbours."""
     if not distractors:
         return ""
-    return f" (leave the other {_plural(_words(obj.type))} in the {s.room(obj)} as they are)"
+    return f" (leave the other {_plural(type_words(obj.type))} in the {s.room(obj)} as they are)"
 
 
 def move_goal(otype: str, rtype: str, room: str | None, verb: str, concise: str) -> Template:
@@ -159,7 +160,7 @@ def move_goal(otype: str, rtype: str, room: str | None, verb: str, concise: str)
         if not cands:
             return None
         obj, targets = s.rng.choice(cands)
-        where = f"the {_words(rtype)}" + (f" in the {ROOM_WORDS[room]}" if room else "")
+        where = f"the {type_words(rtype)}" + (f" in the {ROOM_WORDS[room]}" if room else "")
         setup = []
         ref = s.ref(obj)
         # a detail found only by interaction: the object starts shut in a container the instruction never names
@@ -171,7 +172,7 @@ def move_goal(otype: str, rtype: str, room: str | None, verb: str, concise: str)
                 ref = s.ref(obj, where=False)
                 setup.append({"op": "move", "object": obj.id, "into": s.rng.choice(shut).id})
                 apply_setup(s.world, setup)
-        return Goal(f"{verb} {ref} to {where}", concise.format(obj=_words(otype), where=where),
+        return Goal(f"{verb} {ref} to {where}", concise.format(obj=type_words(otype), where=where),
                     [_pos(obj, targets)], setup, (obj.id,))
 
     return _named(f"move {otype} to {rtype}" + (f" ({room})" if room else ""), make)
@@ -238,7 +239,7 @@ def slice_goal(otype: str) -> Template:
                 return None
             setup.append({"op": "move", "object": obj.id, "into": s.rng.choice(counters)})
             apply_setup(s.world, setup)
-        word = _words(otype)
+        word = type_words(otype)
         return Goal(f"slice {s.ref(obj, where=False)}", f"{word} cut up", [_state(obj, "isSliced", True)], setup,
                     (obj.id,))
 
@@ -268,7 +269,7 @@ def drink_goal(liquid: str, vessel: str, rtype: str, room: str | None, concise: 
         targets = _targets(s, obj, rtype, room)
         if not targets:
             return None
-        where = f"the {_words(rtype)}" + (f" in the {ROOM_WORDS[room]}" if room else "")
+        where = f"the {type_words(rtype)}" + (f" in the {ROOM_WORDS[room]}" if room else "")
         how = "make coffee in" if liquid == "coffee" else "fill with water"
         return Goal(f"{how} {s.ref(obj)} and put it on {where}", concise,
                     [_state(obj, "isFilledWithLiquid", liquid), _pos(obj, targets)], [], (obj.id,))
