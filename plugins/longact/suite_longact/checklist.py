@@ -12,12 +12,15 @@ from suite_longact.vocabulary import KIND_OF, KINDS
 
 @dataclass(frozen=True)
 class Item:
-    """One checklist entry: an object's attribute must end at `target` (receptacle ids for `position`)."""
+    """One checklist entry: an object's attribute must end at `target` (receptacle ids for `position`), and the
+    objects of `keep` (the goal object's look-alikes the instruction leaves as they are) must end as they began:
+    a goal done to the wrong instance, or to every instance of its type, is not done."""
 
     object_id: str
     object_type: str
     attr: str
     target: Any
+    keep: tuple[str, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -28,7 +31,7 @@ class Item:
     def from_dict(cls, data: dict[str, Any]) -> Item:
         """An item from its pack form (targets of `position` become a tuple)."""
         target = tuple(data["target"]) if data["attr"] == "position" else data["target"]
-        return cls(data["object_id"], data["object_type"], data["attr"], target)
+        return cls(data["object_id"], data["object_type"], data["attr"], target, tuple(data.get("keep", ())))
 
 
 def resolve(world: World, object_id: str) -> list[Obj]:
@@ -97,19 +100,30 @@ class Checklist:
         self.ever = [False] * len(items)
         self.curve: list[ScorePoint] = []
         self.start_state: dict[str, tuple[Any, ...]] = {}
+        self.kept_state: dict[str, tuple[Any, ...]] = {}
 
     def evaluate(self, world: World) -> None:
         """Recompute every item on the world now."""
-        self.status = [holds(world, it) for it in self.items]
+        self.status = [holds(world, it) and self.kept(world, it) for it in self.items]
         self.ever = [e or s for e, s in zip(self.ever, self.status, strict=True)]
+
+    def kept(self, world: World, item: Item) -> bool:
+        """Whether the item's look-alikes (`keep`) are as they began."""
+        return all((o := world.objects.get(oid)) is not None and signature(o) == self.kept_state[oid]
+                   for oid in item.keep)
 
     def start(self, world: World) -> None:
         """The score before the first step (step 0)."""
-        self.evaluate(world)
-        self.curve = [ScorePoint(0, 0.0, sum(self.status), sum(self.ever))]
         asked = {it.object_id for it in self.items}
+        self.kept_state = {oid: signature(world.objects[oid]) for it in self.items for oid in it.keep
+                           if oid in world.objects}
+        missing = sorted({oid for it in self.items for oid in it.keep} - set(self.kept_state))
+        if missing:
+            raise ValueError(f"checklist: look-alikes to keep are not in the house: {', '.join(missing)}")
         self.start_state = {o.id: signature(o) for o in world.objects.values()
                             if o.id not in asked and o.type not in SIDE_EFFECT_EXEMPT}
+        self.evaluate(world)
+        self.curve = [ScorePoint(0, 0.0, sum(self.status), sum(self.ever))]
 
     def after_step(self, world: World, step: int, efficiency_step: float, objects_changed: bool) -> None:
         """Record the score after raw step `step` (1-based); a step that changed no object costs nothing."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from suite_household.world import Agent
 from suite_longact.checklist import Item, holds
 
@@ -59,3 +60,34 @@ def test_gc_item_and_object_level_and_the_curve() -> None:
     assert cl.by_kind()["OC"] == (1, 2) and cl.by_kind()["PP"] == (0, 1)
     assert [(p.step, p.met) for p in cl.curve] == [(0, 0), (2, 1)]
     assert isinstance(env.world.agent, Agent)
+
+
+def test_a_goal_done_to_a_look_alike_or_to_every_instance_is_not_done() -> None:
+    env = kitchen_env([])
+    cabinets = sorted((o for o in env.world.objects.values() if o.type == "Cabinet"), key=lambda o: o.id)[:3]
+    for c in cabinets:
+        env.world.set(c.id, is_open=False)
+    goal, look_alike, other = cabinets
+    item = {**_item(goal, "isOpen", True), "keep": [look_alike.id, other.id]}
+    env = kitchen_env([item])
+    for c in cabinets:
+        env.world.set(c.id, is_open=False)
+    env.checklist.start(env.world)
+    assert Item.from_dict(item).keep == (look_alike.id, other.id)
+    env.world.set(look_alike.id, is_open=True)  # the wrong cabinet
+    env.checklist.evaluate(env.world)
+    assert env.checklist.status == [False]
+    env.world.set(goal.id, is_open=True)  # then every cabinet of the type: still not the goal
+    env.checklist.evaluate(env.world)
+    assert env.checklist.status == [False]
+    assert holds(env.world, Item.from_dict(item))  # the goal object's own state holds
+    env.world.set(look_alike.id, is_open=False)  # put back as it began: done
+    env.checklist.evaluate(env.world)
+    assert env.checklist.status == [True] and env.checklist.gc_side_effects(env.world) == 1.0
+
+
+def test_a_look_alike_missing_from_the_house_is_a_clear_error() -> None:
+    env = kitchen_env([])
+    fridge = first(env, "Fridge")
+    with pytest.raises(ValueError, match="look-alikes to keep are not in the house: Cabinet|nowhere"):
+        kitchen_env([{**_item(fridge, "isOpen", True), "keep": ["Cabinet|nowhere"]}])

@@ -9,8 +9,8 @@ from collections import Counter
 from suite_household.generator import generate_house, generate_room
 from suite_household.world import World
 from suite_longact.checklist import Item, holds
+from suite_longact.pack import ambiguity, goals
 from suite_longact.pack import generate as gen
-from suite_longact.pack import goals
 
 from .conftest import put_on
 
@@ -35,7 +35,7 @@ def test_a_move_goal_never_picks_an_object_already_at_its_target() -> None:
 
 
 def test_a_state_goal_starts_opposite_its_target_with_neighbours_in_both_states() -> None:
-    world = World(generate_house(5, ["Kitchen", "Bedroom"]))
+    world = World(generate_house(5, ["Kitchen", "Bedroom", "Bathroom"]))
     make = goals.TEMPLATES["open/close Cabinet (Kitchen)"]
     for seed in range(6):
         s = _scene(World(world.scene), seed)
@@ -44,10 +44,11 @@ def test_a_state_goal_starts_opposite_its_target_with_neighbours_in_both_states(
         item = Item.from_dict(goal.items[0])
         assert not holds(s.world, item)  # opposite its target at step 0
         others = [o for o in s.world.objects.values() if o.type == "Cabinet" and o.id != item.object_id]
-        states = {o.is_open for o in others}
+        states = {o.is_open for o in others if s.rooms[o.room] == "Kitchen"}
         assert states == {True, False} or states == {item.target}  # both states, or all at the target
-        assert "leave the other cabinets in the kitchen as they are" in goal.detailed
-        assert {op["object"] for op in goal.setup} >= {o.id for o in others}
+        away = [o for o in others if s.rooms[o.room] != "Kitchen"]
+        assert all(o.is_open != item.target for o in away)  # elsewhere: as the goal starts (its action changes them)
+        assert {o.id for o in others} <= s.used  # reserved
 
 
 def test_goals_ask_for_both_states() -> None:
@@ -85,7 +86,8 @@ def test_a_kitchen_routine_hides_a_flip_among_many_side_effects() -> None:
     flip = {"object_id": switch.id, "object_type": "LightSwitch", "attr": "isToggled", "target": not switch.is_toggled}
     goals = [flip] + [{"object_id": o.id, "object_type": o.type, "attr": "isSliced", "target": True}
                       for o in world.objects.values() if o.type in ("Bread", "Tomato")]
-    assert gen.shortcut_reason({"checklist": goals}, world) == ""
+    # not the flipper's: a reader of the types (the kitchen's only bread and tomato) would be
+    assert gen.shortcut_reason({"checklist": goals}, world) == "a reader of the goals' types alone above its bound"
 
 
 def test_pack_figures_count_houses_per_episode_count_and_drops() -> None:
@@ -95,7 +97,7 @@ def test_pack_figures_count_houses_per_episode_count_and_drops() -> None:
     houses = [{"id": h, "rooms": rooms} for h, rooms in (("h1", ["Kitchen"] * 3), ("h2", ["Kitchen"] * 4),
                                                           ("h3", ["Kitchen"] * 3))]
     facts = [{"goal_in_closed_drawer_or_cabinet": i < 2, "any_in_closed_container": i < 3,
-              "flip_all": {"gc_se": 0.0, "gc": 0.5}} for i in range(6)]
+              "flip_all": {"gc_se": 0.0, "gc": 0.5}, "reader_bound": 0.1} for i in range(6)]
     scores = [{"flipper": {"gc_se": 0.02, "gc": 0.1, "side_effects": 4},
                "random-walker": {"gc_se": 0.0, "gc": 0.0, "side_effects": 1}}]
     out = gen.pack_figures({"episodes": eps, "houses": houses}, facts, Counter(), Counter({"oracle: x": 2}), scores)
@@ -105,6 +107,7 @@ def test_pack_figures_count_houses_per_episode_count_and_drops() -> None:
     assert out["episodes_with_a_checklist_object_in_a_closed_container"] == 3
     assert out["dropped_draws_by_reason"] == {"oracle: x": 2}
     assert out["audit"]["flipper"]["gc_se"] == 2.0 and out["audit"]["flip-everything bound"]["gc"] == 50.0
+    assert out["audit"]["type-reader bound"]["gc_se"] == 10.0
 
 
 def test_dropped_reasons_are_grouped_by_kind() -> None:
@@ -116,3 +119,44 @@ def test_dropped_reasons_are_grouped_by_kind() -> None:
                                    "oracle: wall switch out of reach": 1,
                                    "oracle: an object out of reach to pick up": 3,
                                    "oracle: changed an object no goal names": 1}
+
+
+def test_every_goal_keeps_its_look_alikes_and_says_so() -> None:
+    house = gen.house_spec(3, 14)
+    s = _scene(World(gen.house_scene(house)), 1)
+    chosen, _ = goals.compose(s, "cleaning")
+    named = {it["object_id"] for g in chosen for it in g.items}
+    for g in chosen:
+        otype = g.items[0]["object_type"]
+        same = {o.id for o in s.world.objects.values() if o.type == otype} - named
+        assert all(sorted(same) == it.get("keep", []) for it in g.items), g.detailed
+        assert ("(leave the other " in g.detailed) == bool(same)
+        assert all(ambiguity.chance(s.world, it) <= ambiguity.MAX_CHANCE for it in g.items), g.detailed
+
+
+def test_the_chance_of_a_reader_of_types_alone() -> None:
+    world = World(generate_house(5, ["Kitchen", "Bedroom", "LivingRoom"]))
+    by = {t: sorted((o for o in world.objects.values() if o.type == t), key=lambda o: o.id)
+          for t in ("Cabinet", "Fridge", "Mug", "Shelf", "Apple")}
+    cabinets = by["Cabinet"]
+    for c in cabinets:
+        world.set(c.id, is_open=False)
+    world.set(cabinets[0].id, is_open=True)
+    shut = {"object_id": cabinets[1].id, "object_type": "Cabinet", "attr": "isOpen", "target": True}
+    assert ambiguity.chance(world, shut) == 1 / (len(cabinets) - 1)  # the open one is not a candidate
+    fridge = {"object_id": by["Fridge"][0].id, "object_type": "Fridge", "attr": "isOpen", "target": True}
+    assert ambiguity.chance(world, fridge) == 1.0  # the house's only fridge: its type names it
+    mugs = by["Mug"]
+    here = mugs[0].center
+    shelves = sorted(by["Shelf"], key=lambda r: sum((a - b) ** 2 for a, b in zip(r.center, here, strict=True)))
+    move = {"object_id": mugs[0].id, "object_type": "Mug", "attr": "position", "target": [shelves[-1].id]}
+    assert ambiguity.chance(world, move) == 1 / len(mugs) / len(shelves)  # a far shelf: one in the shelves
+    nearest = {**move, "target": [shelves[0].id]}
+    assert ambiguity.chance(world, nearest) == 1 / len(mugs)  # the shelf nearest the mug: a carrier finds it
+    slice_ = {"object_id": by["Apple"][0].id, "object_type": "Apple", "attr": "isSliced", "target": True}
+    assert ambiguity.chance(world, slice_) == 1 / len(by["Apple"])
+    bound = ambiguity.reader_bound(world, [fridge, shut])
+    p = 1 / (len(cabinets) - 1)
+    assert bound == (1 + p) / (2 + (1 - p))
+    reason = gen.shortcut_reason({"checklist": [fridge, shut]}, world)
+    assert reason == "a reader of the goals' types alone above its bound"

@@ -34,21 +34,48 @@ from suite_household.world import World
 from suite_longact.baselines import BASELINE_STEPS, CEILINGS, flip_everything
 from suite_longact.checklist import Checklist, Item, holds
 from suite_longact.houses import fingerprint, house_scene
+from suite_longact.pack.ambiguity import MAX_BOUND, reader_bound
 from suite_longact.pack.goals import GOALS, TEMPLATES, Scene, compose, instructions
 from suite_longact.vocabulary import SCENARIO_TITLES, SCENARIOS
 
 OUT = Path(__file__).parent / "data"
+GENERATOR_VERSION = "3"
+#: the figures of earlier generator versions, kept in the manifest for the record
+PREVIOUS = {
+    "2": {"built": "2026-11-25",
+          "episodes.json sha256": "cbe25fe3e2170205f7473180d11e787a5c8b97a8aee4b95d42cc044b46cd96e2",
+          "keyword": "a reader of each clause's verb and object types alone (suite_longact.keywords, blind wandering, "
+                     "no image) scored GC-SE 17.8 % over 10 episodes at the full 16,000 steps and 20.0 [12.0, 28.1] "
+                     "over 8 in the audit; the issue's reader 13.9 [4.8, 23.0] at 3,000 steps (issue 34). Goal "
+                     "objects were often the only one of their type, and look-alikes were set in both states, so "
+                     "acting on every instance of a type cost little",
+          "reader bound": "a reader of types alone that reaches everything: GC-SE 57.3 % (pack.ambiguity)"},
+}
 PACK_FILE = "episodes.json"
 MANIFEST = "PACK.json"
 EPISODES_PER_HOUSE = 3
 #: houses drawn per round (fixed, so the pack and its dropped-draw counts do not depend on --workers)
 HOUSE_BATCH = 12
-#: extra objects per room type, so that same-type objects need a referring expression to tell them apart
-#: and switches and openables of the goal types, so that a goal's object has same-type neighbours in both states
-EXTRAS = {"Kitchen": ["Mug", "Book", "Cup", "Plate", "Laptop", "Candle"],
-          "LivingRoom": ["Mug", "Book", "Pillow", "Newspaper", "FloorLamp", "DeskLamp", "Laptop", "Candle"],
-          "Bedroom": ["Book", "Pen", "Mug", "RemoteControl", "DeskLamp", "Laptop", "Candle"],
-          "Bathroom": ["Cloth", "Book", "Candle"]}
+#: extra objects per room type, drawn per house (EXTRA_COUNTS of them): look-alikes of the goal types, so that a
+#: goal's object has same-type objects elsewhere that only its referring expression tells apart, and receptacles
+#: of the goal's destination types in other rooms (issue 34: what the instruction's types alone give away)
+EXTRAS = {"Kitchen": ["Mug", "Book", "Cup", "Plate", "Laptop", "Candle", "Apple", "Tomato", "Bread", "Potato",
+                      "Lettuce", "Egg", "Kettle", "Pan", "DishSponge", "WineBottle", "SaltShaker", "PepperShaker",
+                      "Bowl", "Spoon", "Fork", "Cup", "Plate", "Bowl", "Tomato", "Apple"],
+          "LivingRoom": ["Mug", "Book", "Pillow", "Newspaper", "FloorLamp", "DeskLamp", "Laptop", "Candle",
+                         "RemoteControl", "TissueBox", "Vase", "Statue", "Watch", "CellPhone", "CD", "Desk",
+                         "DiningTable", "Dresser", "Television", "Cup", "Plate", "BasketBall", "TeddyBear", "FloorLamp",
+                         "Television", "Curtains"],
+          "Bedroom": ["Book", "Pen", "Mug", "RemoteControl", "DeskLamp", "Laptop", "Candle", "Pencil",
+                      "AlarmClock", "CD", "CellPhone", "Watch", "CreditCard", "TeddyBear", "BasketBall", "KeyChain",
+                      "Statue", "Vase", "TissueBox", "CoffeeTable", "Curtains", "Newspaper", "Pillow", "Cloth",
+                      "FloorLamp", "Television", "BasketBall"],
+          "Bathroom": ["Cloth", "Book", "Candle", "SprayBottle", "TissueBox", "DishSponge", "Blinds"]}
+EXTRA_COUNTS = {"Kitchen": 12, "LivingRoom": 12, "Bedroom": 12, "Bathroom": 4}
+#: groceries and cookware a kitchen holds three of: PANTRY_TYPES of them drawn per house, two more of each
+PANTRY = ("Apple", "Tomato", "Bread", "Potato", "Lettuce", "Egg", "WineBottle", "Kettle", "Pan", "SaltShaker",
+          "PepperShaker", "Spoon", "Fork", "Bowl")
+PANTRY_TYPES = 5
 
 
 #: room types besides the kitchen a house draws from (at most two of each), and how many rooms a house has
@@ -58,11 +85,12 @@ ROOM_COUNTS = (3, 4, 4, 5, 5, 6)
 
 def house_spec(h: int, seed: int) -> dict[str, Any]:
     """The h-th house: a seed, 3 to 6 rooms (a kitchen and a draw of living rooms, bedrooms and bathrooms, at
-    most two of each) in a shuffled grid order, and its extra objects."""
+    most two of each) in a shuffled grid order, and its extra objects (look-alikes, receptacles, a pantry)."""
     rng = random.Random(f"{seed}:house:{h}")
     rooms = ["Kitchen", *rng.sample(OTHER_ROOMS, rng.choice(ROOM_COUNTS) - 1)]
     rng.shuffle(rooms)
-    extras = {rt: rng.sample(EXTRAS[rt], 3) for rt in sorted(set(rooms))}
+    extras = {rt: rng.sample(EXTRAS[rt], EXTRA_COUNTS[rt]) for rt in sorted(set(rooms))}
+    extras["Kitchen"] += [t for t in rng.sample(PANTRY, PANTRY_TYPES) for _ in range(2)]
     return {"id": f"house_{h:03d}", "seed": seed * 1000 + h, "rooms": rooms, "extras": extras}
 
 
@@ -143,6 +171,8 @@ def shortcut_reason(entry: dict[str, Any], world: World) -> str:
     cl.evaluate(flipped)
     if cl.gc_side_effects(flipped) > CEILINGS["flipper"]:
         return "flipper (every switch and openable flipped) above its ceiling"
+    if reader_bound(world, entry["checklist"]) > MAX_BOUND:
+        return "a reader of the goals' types alone above its bound"
     return ""
 
 
@@ -164,7 +194,8 @@ def figures(entry: dict[str, Any], world: World) -> dict[str, Any]:
     cl.evaluate(flipped)
     return {"goal_in_closed_drawer_or_cabinet": any(_in_closed(world, o, ("Drawer", "Cabinet")) for o in moved),
             "any_in_closed_container": any(o in world.objects and _in_closed(world, o) for o in ids),
-            "flip_all": {"gc_se": cl.gc_side_effects(flipped), "gc": cl.gc}}
+            "flip_all": {"gc_se": cl.gc_side_effects(flipped), "gc": cl.gc},
+            "reader_bound": reader_bound(world, entry["checklist"])}
 
 
 def draw(house: dict[str, Any], base: Any, slot: int, seed: int,
@@ -263,7 +294,8 @@ def main(argv: list[str] | None = None) -> None:
         scores = pool.starmap(baseline_scores, [(episodes[i], houses) for i in sample])
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / PACK_FILE).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    manifest = {"generator": "python -m suite_longact.pack.generate", "seed": args.seed,
+    manifest = {"generator": "python -m suite_longact.pack.generate", "generator_version": GENERATOR_VERSION,
+                "seed": args.seed, "previous_versions": PREVIOUS,
                 **pack_figures(data, facts, fired, dropped, scores), "build_s": round(time.time() - started)}
     (args.out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(manifest))
@@ -316,6 +348,8 @@ def pack_figures(data: dict[str, Any], facts: list[dict[str, Any]], fired: Count
                              "episodes": len(episodes), "items_holding_at_step_0": 0}
     audit["flip-everything bound"] = {"gc_se": _pct([f["flip_all"]["gc_se"] for f in facts]),
                                       "gc": _pct([f["flip_all"]["gc"] for f in facts]), "episodes": len(episodes)}
+    audit["type-reader bound"] = {"gc_se": _pct([f["reader_bound"] for f in facts]), "episodes": len(episodes),
+                                  "max_per_episode": round(100 * MAX_BOUND, 2)}
     return {
         "episodes": len(episodes), "houses": len(houses),
         "scenarios": {SCENARIO_TITLES[s]: sum(e["scenario"] == s for e in episodes) for s in SCENARIOS},

@@ -15,6 +15,7 @@ from suite_household.world import Obj, World
 
 from suite_longact.checklist import Item, holds
 from suite_longact.houses import apply_setup
+from suite_longact.pack.ambiguity import MAX_CHANCE, MAX_CHANCE_MOST, chance
 
 GOALS = 9
 
@@ -81,19 +82,24 @@ class Scene:
         return None
 
     def distract(self, obj: Obj, attr: str, mixed: bool = True) -> list[dict[str, Any]]:
-        """Set the other objects of the goal object's type in its room type: `mixed`, in both states (the first
-        like the goal object, the next unlike it, the rest at random); else all in the goal's target state (the
-        goal object is then the one to change, named by its state). Either way changing every one of them is
-        wrong; they are reserved (never a later goal's object). Applied to the world; returns the setup ops."""
+        """Set the other objects of the goal object's type: in its room type `mixed`, in both states (the first
+        like the goal object, the next unlike it, the rest at random), else all in the goal's target state (the
+        goal object is then the one to change, named by its state); in the other rooms all as the goal object
+        starts, so that its action would change every one of them. Changing any of them is wrong; they are
+        reserved (never a later goal's object). Applied to the world; returns the setup ops."""
         field = {"isOpen": "is_open", "isToggled": "is_toggled"}[attr]
-        others = [o for o in self.of(obj.type, self.rooms[obj.room]) if o.id != obj.id]
+        room = self.rooms[obj.room]
+        others = [o for o in self.of(obj.type, room) if o.id != obj.id]
         start = getattr(self.world.objects[obj.id], field)
         ops = []
         for i, o in enumerate(others):
             value = (start if i == 0 else (not start if i == 1 else self.rng.random() < 0.5)) if mixed else not start
             ops.append({"op": "state", "object": o.id, "attr": attr, "value": value})
+        away = [o for o in self.of(obj.type) if self.rooms.get(o.room) != room]
+        ops += [{"op": "state", "object": o.id, "attr": attr, "value": start} for o in away
+                if getattr(o, field) != start]
         apply_setup(self.world, ops)
-        self.used.update(o.id for o in others)
+        self.used.update(o.id for o in others + away)
         return ops
 
     def receptacles(self, rtype: str, room: str | None, item: Obj) -> list[str]:
@@ -145,13 +151,6 @@ def _targets(s: Scene, obj: Obj, rtype: str, room: str | None) -> list[str]:
     return s.receptacles(rtype, room, obj)
 
 
-def _keep(s: Scene, obj: Obj, distractors: list[dict[str, Any]]) -> str:
-    """The preserve-as-is clause for the goal object's same-type neighbours."""
-    if not distractors:
-        return ""
-    return f" (leave the other {_plural(type_words(obj.type))} in the {s.room(obj)} as they are)"
-
-
 def move_goal(otype: str, rtype: str, room: str | None, verb: str, concise: str) -> Template:
     """Bring an object of `otype` to a receptacle type (in a room type), from wherever it is not already."""
 
@@ -201,7 +200,7 @@ def state_goal(otype: str, room: str | None, attr: str, concise_yes: str, concis
         if ref is None:
             return None
         verb = verbs[0] if want else verbs[1]
-        return Goal(f"{verb} {ref}{_keep(s, obj, distractors)}", concise_yes if want else concise_no,
+        return Goal(f"{verb} {ref}", concise_yes if want else concise_no,
                     [_state(obj, attr, want)], setup + distractors, (obj.id,))
 
     return _named(f"{'open/close' if attr == 'isOpen' else 'switch'} {otype}" + (f" ({room})" if room else ""),
@@ -229,7 +228,7 @@ def slice_goal(otype: str) -> Template:
 
     def make(s: Scene) -> Goal | None:
         obj = s.pick(otype, "Kitchen")
-        if obj is None or not s.of_any("Knife", None) or s.ref(obj, where=False) is None:
+        if obj is None or not s.of_any("Knife", None):
             return None
         setup = []
         parent = s.world.objects.get(obj.parent) if obj.parent else None
@@ -239,9 +238,10 @@ def slice_goal(otype: str) -> Template:
                 return None
             setup.append({"op": "move", "object": obj.id, "into": s.rng.choice(counters)})
             apply_setup(s.world, setup)
-        word = type_words(otype)
-        return Goal(f"slice {s.ref(obj, where=False)}", f"{word} cut up", [_state(obj, "isSliced", True)], setup,
-                    (obj.id,))
+        ref = s.ref(s.world.objects[obj.id])  # where it rests once set out
+        if ref is None:
+            return None
+        return Goal(f"slice {ref}", f"{type_words(otype)} cut up", [_state(obj, "isSliced", True)], setup, (obj.id,))
 
     return _named(f"slice {otype}", make)
 
@@ -285,6 +285,8 @@ def _openable(otype: str, room: str | None, opened: str, closed: str) -> Templat
     return state_goal(otype, room, "isOpen", opened, closed)
 
 
+#: the goal pools per scenario. A state goal on a fixture a house holds once or twice (fridge, microwave, toaster,
+#: coffee machine, toilet, shower curtain) is not among them: its type alone names it (issue 34, `pack.ambiguity`)
 POOLS: dict[str, list[Template]] = {
     "cleaning": [
         move_goal("Book", "Shelf", "LivingRoom", "put", "books back on the living-room shelves"),
@@ -303,8 +305,6 @@ POOLS: dict[str, list[Template]] = {
         _openable("Drawer", "Bedroom", "a bedroom drawer left open to air", "bedroom drawers shut"),
         _switch("LightSwitch", "Bathroom", "the bathroom light on", "bathroom light off"),
         _switch("LightSwitch", "Kitchen", "the kitchen light on", "kitchen light off"),
-        _openable("Toilet", "Bathroom", "the toilet lid up", "the toilet lid down"),
-        _openable("ShowerCurtain", "Bathroom", "the shower curtain open", "the shower curtain drawn"),
     ],
     "work_study": [
         move_goal("Laptop", "Desk", "Bedroom", "bring", "my laptop on the bedroom desk"),
@@ -357,10 +357,6 @@ POOLS: dict[str, list[Template]] = {
         move_goal("WineBottle", "Fridge", "Kitchen", "put", "the wine chilling in the fridge"),
         move_goal("Kettle", "StoveBurner", "Kitchen", "put", "the kettle on the stove"),
         move_goal("Pan", "StoveBurner", "Kitchen", "put", "a pan on the stove"),
-        _openable("Fridge", "Kitchen", "the fridge left open for the delivery", "the fridge shut"),
-        _openable("Microwave", "Kitchen", "the microwave door open", "the microwave shut"),
-        _switch("Toaster", "Kitchen", "the toaster on", "the toaster off"),
-        _switch("CoffeeMachine", "Kitchen", "the coffee machine on", "the coffee machine off"),
     ],
 }
 
@@ -391,18 +387,58 @@ def compose(s: Scene, scenario: str) -> tuple[list[Goal], list[str]]:
     goals: list[Goal] = []
     labels: list[str] = []
     want = GOALS + s.rng.choice((-1, 0, 0, 1))
+    loose = True  # one goal may be given away more often than the rest
     for make in own[:8] + other:
         if len(goals) >= want:
             break
-        snap, used = s.world.snapshot(), set(s.used)
-        goal = make(s)
-        if goal is None or any(holds(s.world, Item.from_dict(it)) for it in goal.items):
-            s.world, s.used = snap, used
+        best = _least_given_away(s, make, MAX_CHANCE if loose else MAX_CHANCE_MOST)
+        if best is None:
             continue
+        odds, goal, s.world, s.used = best
+        loose = loose and odds <= MAX_CHANCE_MOST
         goals.append(goal)
         labels.append(make.__name__)
         s.used.update(goal.objects)
+    keep_look_alikes(s.world, goals)
     return goals, labels
+
+
+#: drafts of a template per goal: the one a reader of types alone is least likely to get right is kept
+TRIES = 3
+
+
+def _least_given_away(s: Scene, make: Template, limit: float) -> tuple[float, Goal, World, set[str]] | None:
+    """Up to TRIES drafts of the template (each on the scene as it stands): the one whose items a reader of types
+    alone gets right least often, as (that chance, the goal, the world and reserved objects it leaves), or None
+    when no draft fits (none drawn, an item holding already, or a chance above `limit`). The scene is left as
+    it was."""
+    snap, used = s.world.snapshot(), set(s.used)
+    best: tuple[float, Goal, World, set[str]] | None = None
+    for _ in range(TRIES):
+        s.world, s.used = snap.snapshot(), set(used)
+        goal = make(s)
+        if goal is None or any(holds(s.world, Item.from_dict(it)) for it in goal.items):
+            continue
+        odds = max(chance(s.world, it) for it in goal.items)
+        if odds <= limit and (best is None or odds < best[0]):
+            best = (odds, goal, s.world, s.used)
+    s.world, s.used = snap, used
+    return best
+
+
+def keep_look_alikes(world: World, goals: list[Goal]) -> None:
+    """Give every item its look-alikes to keep (the other objects of its type that no goal names) and say so in
+    the goal's detailed phrasing."""
+    named = {it["object_id"] for g in goals for it in g.items}
+    for g in goals:
+        otype = g.items[0]["object_type"]
+        keep = sorted(o.id for o in world.objects.values() if o.type == otype and o.id not in named)
+        if not keep:
+            continue
+        for it in g.items:
+            it["keep"] = keep
+        noun = "doors" if otype == "Doorway" else _plural(type_words(otype))
+        g.detailed += f" (leave the other {noun} as they are)"
 
 
 def instructions(scenario: str, goals: list[Goal]) -> tuple[str, str]:
