@@ -59,7 +59,8 @@ def settle(task: Task, trajectory: Trajectory, env: Any, config: Any) -> Settlem
         metrics[f"gc_{kind}"] = met / total if total else None
     if success:
         return Settlement("success", metrics)
-    unmet = ", ".join(f"{i.object_type}.{i.attr}" for i in cl.unmet()[:5])
+    unmet = ", ".join(f"{i.object_type}.{i.attr}" + (" (a look-alike changed)" if not cl.kept(env.world, i) else "")
+                      for i in cl.unmet()[:5])
     failure = f"{len(cl.unmet())}/{len(cl.items)} checklist items unmet ({unmet})"
     capped = trajectory.end_reason == "max_steps" and not env.stopped
     outcome = failure_outcome(len(trajectory.steps), metrics["unparsable"], capped)

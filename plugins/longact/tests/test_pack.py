@@ -15,6 +15,7 @@ from suite_longact.checklist import Item, holds
 from suite_longact.data import MANIFEST, PACK_FILE, load_pack
 from suite_longact.houses import episode_scene
 from suite_longact.oracle import OracleAgent
+from suite_longact.pack.ambiguity import MAX_BOUND, reader_bound
 from suite_longact.plugin import PACK_DIR
 from suite_longact.vocabulary import SCENARIOS
 
@@ -41,6 +42,7 @@ def test_the_manifest_records_a_pack_no_shortcut_scores_on() -> None:
     for name in ("flipper", "random-walker", "stop-at-once"):
         assert audit[name]["gc_se"] <= audit[name]["ceiling_gc_se"], name
     assert audit["stop-at-once"]["items_holding_at_step_0"] == 0
+    assert audit["type-reader bound"]["gc_se"] <= 100 * MAX_BOUND and manifest["generator_version"] == "3"
     assert manifest["templates_never_fired"] == []
     assert len(manifest["houses_by_room_count"]) >= 3 and len(manifest["houses_by_rooms"]) >= 8
     assert manifest["object_types_in_checklists"] >= 40
@@ -56,6 +58,12 @@ def test_no_item_holds_at_step_0() -> None:
     for ep in pack["episodes"][::15]:
         world = World(episode_scene(houses[ep["house"]], ep["setup"], cache))
         assert not any(holds(world, Item.from_dict(it)) for it in ep["checklist"]), ep["id"]
+        # every goal's look-alikes are kept, and a reader of the goals' types alone stays under its bound
+        named = {it["object_id"] for it in ep["checklist"]}
+        for it in ep["checklist"]:
+            same = {o.id for o in world.objects.values() if o.type == it["object_type"]} - named
+            assert sorted(same) == it.get("keep", []), (ep["id"], it["object_id"])
+        assert reader_bound(world, ep["checklist"]) <= MAX_BOUND, ep["id"]
 
 
 def test_a_bad_pack_names_the_pointer(tmp_path) -> None:

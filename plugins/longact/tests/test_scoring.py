@@ -70,3 +70,17 @@ def test_the_papers_gc_is_the_object_level_share_and_the_item_share_keeps_its_ow
     register(registry)
     labels = {m.name: m.label for m in registry.benchmarks["longact"].headline}
     assert labels["gc_object"] == "GC" and labels["gc"] == "GC items"
+
+
+def test_a_goal_done_to_every_instance_is_unmet_and_the_reason_says_why() -> None:
+    env = kitchen_env([])
+    a, b = sorted((o for o in env.world.objects.values() if o.type == "Cabinet"), key=lambda o: o.id)[:2]
+    env = kitchen_env([{"object_id": a.id, "object_type": "Cabinet", "attr": "isOpen", "target": not a.is_open,
+                        "keep": [b.id]}])
+    env.world.set(a.id, is_open=not a.is_open)
+    env.world.set(b.id, is_open=not b.is_open)  # the look-alike too: the type, not the cabinet asked for
+    env.checklist.evaluate(env.world)
+    traj = Trajectory(task=env.task, steps=[], end_reason="max_steps")
+    s = settle(env.task, traj, env, {})
+    assert s.metrics["gc"] == 0.0 and s.metrics["side_effects"] == 1 and s.metrics["gc_se"] == 0.0
+    assert "(Cabinet.isOpen (a look-alike changed))" in s.failure_reason
