@@ -379,7 +379,9 @@ KEEP_REST = ("Leave everything else as you find it.", "Don't change anything els
 
 def compose(s: Scene, scenario: str) -> tuple[list[Goal], list[str]]:
     """About nine goals: most from the scenario's pool, a few from the others (a compound routine); a goal
-    whose item already holds is skipped. Returns the goals and their template labels."""
+    whose item already holds, or that a reader of its types alone would get right too often (`pack.ambiguity`:
+    above MAX_CHANCE, or above MAX_CHANCE_MOST for a second goal), is skipped. Every item then keeps its
+    look-alikes. Returns the goals and their template labels."""
     own = list(POOLS[scenario])
     other = [g for sc, pool in POOLS.items() if sc != scenario for g in pool]
     s.rng.shuffle(own)
