@@ -6,11 +6,12 @@
 Following the paper's pipeline (a house and a scenario; the objects and their desired states; a multi-goal
 workflow with its final-state checklist; verification), with the model and the annotators replaced by seeded
 templates and the verification by the privileged oracle: an episode is kept only when no shortcut baseline
-scores on it (nothing holds at step 0; flipping every switch and openable stays under the flipper's ceiling)
-and the oracle solves it without side effects, and the oracle's raw step count is recorded with it. Houses are
-independent (worked on in parallel) and regenerated from their seed by the household generator at run time;
-the pack records each house's fingerprint so a changed generator is caught. PACK.json records the pack's
-figures and a rendered audit of every n-th episode by the wandering baselines.
+scores on it (nothing holds at step 0; flipping every switch and openable stays under the flipper's ceiling; a
+reader of the goals' object types alone stays under its bound, `pack.ambiguity`) and the oracle solves it
+without side effects, and the oracle's raw step count is recorded with it. Houses are independent (worked on in
+parallel) and regenerated from their seed by the household generator at run time; the pack records each house's
+fingerprint so a changed generator is caught. PACK.json records the pack's figures and a rendered audit of every
+n-th episode by the wandering baselines.
 """
 
 from __future__ import annotations
