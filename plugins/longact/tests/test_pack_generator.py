@@ -3,6 +3,7 @@ rejection of draws a shortcut baseline scores on."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
@@ -148,7 +149,7 @@ def test_the_chance_of_a_reader_of_types_alone() -> None:
     assert ambiguity.chance(world, fridge) == 1.0  # the house's only fridge: its type names it
     mugs = by["Mug"]
     here = mugs[0].center
-    shelves = sorted(by["Shelf"], key=lambda r: sum((a - b) ** 2 for a, b in zip(r.center, here, strict=True)))
+    shelves = sorted(by["Shelf"], key=lambda r: math.dist(r.center, here))
     move = {"object_id": mugs[0].id, "object_type": "Mug", "attr": "position", "target": [shelves[-1].id]}
     assert ambiguity.chance(world, move) == 1 / len(mugs) / len(shelves)  # a far shelf: one in the shelves
     nearest = {**move, "target": [shelves[0].id]}

@@ -12,6 +12,7 @@ and every wrong pick costs one side effect. The generator keeps goals and draws 
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any
 
@@ -49,7 +50,7 @@ def _destination(world: World, item: dict[str, Any]) -> float:
     if not receptacles:
         return 1.0
     here = world.objects[item["object_id"]].center
-    nearest = min(receptacles, key=lambda r: sum((a - b) ** 2 for a, b in zip(r.center, here, strict=True)))
+    nearest = min(receptacles, key=lambda r: math.dist(r.center, here))
     return 1.0 if nearest.id in targets else len(targets) / max(len(receptacles), len(targets))
 
 
